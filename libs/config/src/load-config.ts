@@ -1,0 +1,53 @@
+import { ZodError } from 'zod';
+import { envSchema } from './env.schema';
+import { PunctualConfig } from './punctual-config';
+
+/** Thrown at boot when the environment is incomplete or malformed; the message names each variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+function describe(error: ZodError): string[] {
+  return error.issues.map((issue) => {
+    const variable = issue.path.join('.');
+    const message = issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required but not set' : issue.message;
+    return `${variable} ${message}`;
+  });
+}
+
+/** Validates the environment once and returns the typed configuration. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualConfig {
+  const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) throw new ConfigError(describe(parsed.error));
+  const env = parsed.data;
+  if (env.BACKOFF_BASE_MS > env.BACKOFF_MAX_MS) {
+    throw new ConfigError([`BACKOFF_BASE_MS (${env.BACKOFF_BASE_MS}) must not exceed BACKOFF_MAX_MS (${env.BACKOFF_MAX_MS})`]);
+  }
+  return {
+    database: { url: env.DATABASE_URL },
+    redis: { url: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX },
+    http: { port: env.PORT },
+    auth: { apiKeys: env.API_KEYS, signatureWindowSeconds: 300 },
+    admin: { user: env.ADMIN_USER, password: env.ADMIN_PASSWORD },
+    scheduling: {
+      lockWindowMs: env.LOCK_WINDOW_MS,
+      maxRetries: env.MAX_RETRIES,
+      backoff: env.BACKOFF_DELAYS_MS
+        ? { kind: 'fixed-list', delaysMs: env.BACKOFF_DELAYS_MS }
+        : { kind: 'exponential', baseMs: env.BACKOFF_BASE_MS, maxMs: env.BACKOFF_MAX_MS },
+      retentionDays: env.RETENTION_DAYS,
+    },
+    worker: {
+      actions: env.WORKER_ACTIONS ?? null,
+      concurrency: env.WORKER_CONCURRENCY,
+      rateLimits: env.ACTION_RATE_LIMITS ?? new Map(),
+      shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+    },
+    smtp: { url: env.SMTP_URL ?? null, from: env.SMTP_FROM },
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,35 @@
+import { BackoffPolicy } from './backoff-policy';
+
+/**
+ * The typed, validated configuration. Injected by class token:
+ * `constructor(private readonly config: PunctualConfig)`.
+ */
+export abstract class PunctualConfig {
+  abstract readonly database: { readonly url: string };
+  abstract readonly redis: { readonly url: string; readonly queuePrefix: string };
+  abstract readonly http: { readonly port: number };
+  abstract readonly auth: {
+    /** keyId → secret; several at once so a secret can be rotated without downtime. */
+    readonly apiKeys: ReadonlyMap<string, string>;
+    /** How far a request's timestamp may be from the server clock, either way. */
+    readonly signatureWindowSeconds: number;
+  };
+  abstract readonly admin: { readonly user: string; readonly password: string };
+  abstract readonly scheduling: {
+    readonly lockWindowMs: number;
+    readonly maxRetries: number;
+    readonly backoff: BackoffPolicy;
+    readonly retentionDays: number;
+  };
+  abstract readonly worker: {
+    /** Action types this worker serves; null means every registered type. */
+    readonly actions: readonly string[] | null;
+    readonly concurrency: number;
+    /** Per-type rate limits from the environment; they win over a fulfillment's own. */
+    readonly rateLimits: ReadonlyMap<string, { readonly max: number; readonly durationMs: number }>;
+    /** How long a stopping worker waits for running fulfillments. */
+    readonly shutdownTimeoutMs: number;
+  };
+  abstract readonly smtp: { readonly url: string | null; readonly from: string };
+  abstract readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+}
