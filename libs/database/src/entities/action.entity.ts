@@ -1,0 +1,78 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { ActionStatus, Frequency } from './action-status';
+
+/** Plain JSON object stored in a jsonb column. */
+export type JsonObject = Record<string, unknown>;
+
+@Entity({ name: 'actions' })
+@Index('idx_actions_list', ['executionTime', 'id'])
+@Index('idx_actions_status_list', ['status', 'executionTime', 'id'])
+@Index('idx_actions_action_list', ['action', 'executionTime', 'id'])
+export class ActionEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  action: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  status: ActionStatus;
+
+  /** Scheduled time of the current occurrence; recurring runs advance from it, never from the run time. */
+  @Column({ name: 'execution_time', type: 'timestamptz' })
+  executionTime: Date;
+
+  /** When the next attempt of the current occurrence is due: `executionTime`, or later while backing off. */
+  @Column({ name: 'next_attempt_at', type: 'timestamptz' })
+  nextAttemptAt: Date;
+
+  /**
+   * The executionTime the client last set. MONTHLY steps count calendar months from it,
+   * so Jan 31 → Feb 28 → Mar 31 keeps the original day whenever the month has it.
+   */
+  @Column({ name: 'schedule_anchor', type: 'timestamptz' })
+  scheduleAnchor: Date;
+
+  @Column({ type: 'jsonb' })
+  data: JsonObject;
+
+  @Column({ type: 'jsonb' })
+  metadata: JsonObject;
+
+  @Column({ type: 'boolean' })
+  repeat: boolean;
+
+  @Column({ type: 'varchar', length: 16, nullable: true })
+  frequency: Frequency | null;
+
+  @Column({ name: 'execution_remainder', type: 'integer', nullable: true })
+  executionRemainder: number | null;
+
+  /** 1-based number of the current occurrence; with the id it forms the idempotency key `<id>:<occurrence>`. */
+  @Column({ type: 'integer' })
+  occurrence: number;
+
+  /** Failed attempts of the current occurrence. */
+  @Column({ name: 'retry_count', type: 'integer' })
+  retryCount: number;
+
+  @Column({ name: 'last_error', type: 'text', nullable: true })
+  lastError: string | null;
+
+  /**
+   * Bumped whenever the action is given a new due time (create, patch, retry, next occurrence).
+   * Queue job ids carry it, so a job queued for an older revision can never claim the action.
+   */
+  @Column({ type: 'integer' })
+  revision: number;
+
+  /** When the action reached COMPLETED, FAILED or NO_ACTION; retention counts from here. */
+  @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
+  finishedAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

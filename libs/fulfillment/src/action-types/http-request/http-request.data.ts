@@ -1,0 +1,41 @@
+import { Allow, IsIn, IsInt, IsObject, IsOptional, IsUrl, Max, Min, ValidateBy, buildMessage } from 'class-validator';
+
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/** Header values must be strings: they go on the wire as they are. */
+function IsStringRecord() {
+  return ValidateBy({
+    name: 'isStringRecord',
+    validator: {
+      validate: (value: unknown) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string'),
+      defaultMessage: buildMessage((prefix) => `${prefix}$property must be an object whose values are strings`),
+    },
+  });
+}
+
+/** `data` of an HTTP_REQUEST action: call `url`; 2xx is success. */
+export class HttpRequestData {
+  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http or https URL' })
+  url: string;
+
+  @IsOptional()
+  @IsIn(HTTP_METHODS, { message: `method must be one of ${HTTP_METHODS.join(', ')}` })
+  method?: HttpMethod;
+
+  @IsOptional()
+  @IsObject()
+  @IsStringRecord()
+  headers?: Record<string, string>;
+
+  /** Any JSON value: objects and arrays go as JSON, a string as it is. */
+  @Allow()
+  body?: unknown;
+
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(120000)
+  timeoutMs?: number;
+}
