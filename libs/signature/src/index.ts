@@ -1,0 +1,7 @@
+export * from './api-key-id.decorator';
+export * from './nonce.store';
+export * from './sign-request';
+export * from './signature.errors';
+export * from './signature.guard';
+export * from './signature.module';
+export * from './signature.verifier';

@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
+import { PunctualConfig } from '@app/config';
+import { Clock } from '@app/scheduling';
+import { NonceStore } from './nonce.store';
+import { SignatureError } from './signature.errors';
+import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from './sign-request';
+
+/** What a signature covers, whatever the transport (HTTP request or RPC message). */
+export interface SignedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  method: string;
+  pathWithQuery: string;
+  rawBody: Buffer | string;
+}
+
+export interface VerifiedKey {
+  keyId: string;
+}
+
+const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
+const TIMESTAMP = /^\d{1,12}$/;
+const SIGNATURE = /^v1=[0-9a-f]{64}$/;
+const SIGNED_STRING = 'TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY';
+
+/**
+ * Verifies contract §1 signatures: known key, fresh timestamp (either direction), HMAC over the
+ * raw bytes compared in constant time, and a nonce not seen before for that key. Framework-free,
+ * so the HTTP guard and RPC handlers share it.
+ */
+@Injectable()
+export class SignatureVerifier {
+  constructor(
+    private readonly config: PunctualConfig,
+    private readonly nonces: NonceStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async verify(request: SignedRequest): Promise<VerifiedKey> {
+    const keyId = this.header(request, SIGNATURE_HEADERS.key);
+    const timestamp = this.header(request, SIGNATURE_HEADERS.timestamp);
+    const nonce = this.header(request, SIGNATURE_HEADERS.nonce);
+    const signature = this.header(request, SIGNATURE_HEADERS.signature);
+
+    if (!TIMESTAMP.test(timestamp)) throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} must be Unix time in seconds`);
+    if (!NONCE.test(nonce)) throw new SignatureError(`${SIGNATURE_HEADERS.nonce} must be 16 to 128 characters of A-Z a-z 0-9 _ -`);
+    if (!SIGNATURE.test(signature)) throw new SignatureError(`${SIGNATURE_HEADERS.signature} must be v1= followed by 64 lowercase hex digits`);
+    const secret = this.config.auth.apiKeys.get(keyId);
+    if (secret === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
+
+    const window = this.config.auth.signatureWindowSeconds;
+    const skew = Math.round(this.clock.now().getTime() / 1000 - Number(timestamp));
+    if (Math.abs(skew) > window) {
+      throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} is ${Math.abs(skew)} s away from server time; allowed skew is ${window} s. Check the client clock.`);
+    }
+
+    const expected = Buffer.from(computeSignature(secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
+      throw new SignatureError(`Signature does not match for key '${keyId}': sign ${SIGNED_STRING} with the key's secret (HMAC-SHA256, hex)`);
+    }
+
+    // Checked last so that forged requests cannot use up nonces; kept for both sides of the window.
+    if (!(await this.nonces.accept(keyId, nonce, 2 * window * 1000))) {
+      throw new SignatureError(`Nonce already used for key '${keyId}' (replayed request); sign every request with a fresh nonce`);
+    }
+    return { keyId };
+  }
+
+  private header(request: SignedRequest, name: string): string {
+    const value = request.headers[name.toLowerCase()] ?? request.headers[name];
+    if (value === undefined || value === '') throw new SignatureError(`Missing header ${name}`);
+    if (Array.isArray(value)) throw new SignatureError(`Header ${name} must be sent once`);
+    return value;
+  }
+}
