@@ -12,6 +12,9 @@ describe('loadConfig', () => {
       maxRetries: 3,
       backoff: { kind: 'exponential', baseMs: 1000, maxMs: 3600000 },
       retentionDays: 14,
+      horizonMs: 600000,
+      promoteIntervalMs: 1000,
+      overdueGraceMs: 10000,
     });
     expect(config.worker.actions).toBeNull();
     expect(config.smtp.url).toBeNull();

@@ -40,6 +40,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
         ? { kind: 'fixed-list', delaysMs: env.BACKOFF_DELAYS_MS }
         : { kind: 'exponential', baseMs: env.BACKOFF_BASE_MS, maxMs: env.BACKOFF_MAX_MS },
       retentionDays: env.RETENTION_DAYS,
+      horizonMs: env.SCHEDULE_HORIZON_MS,
+      promoteIntervalMs: env.PROMOTE_INTERVAL_MS,
+      overdueGraceMs: env.OVERDUE_GRACE_MS,
     },
     worker: {
       actions: env.WORKER_ACTIONS ?? null,

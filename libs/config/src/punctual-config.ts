@@ -20,6 +20,12 @@ export abstract class PunctualConfig {
     readonly maxRetries: number;
     readonly backoff: BackoffPolicy;
     readonly retentionDays: number;
+    /** Only actions due within this horizon are queued in Redis; later ones wait in Postgres. */
+    readonly horizonMs: number;
+    /** How often a worker moves actions entering the horizon into the queues. */
+    readonly promoteIntervalMs: number;
+    /** A PENDING action this late without running has probably lost its job and is queued again. */
+    readonly overdueGraceMs: number;
   };
   abstract readonly worker: {
     /** Action types this worker serves; null means every registered type. */

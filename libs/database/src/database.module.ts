@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ActionsRepository } from './repositories/actions.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { HistoryRepository } from './repositories/history.repository';
+import { ScheduleRepository } from './repositories/schedule.repository';
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */
 @Global()
@@ -20,7 +21,7 @@ import { HistoryRepository } from './repositories/history.repository';
       }),
     }),
   ],
-  providers: [ActionsRepository, ExecutionRepository, HistoryRepository],
-  exports: [ActionsRepository, ExecutionRepository, HistoryRepository],
+  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, ScheduleRepository],
+  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, ScheduleRepository],
 })
 export class DatabaseModule {}

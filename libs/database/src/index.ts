@@ -10,3 +10,4 @@ export * from './repositories/actions.repository';
 export * from './repositories/history.repository';
 export * from './repositories/execution.repository';
 export * from './repositories/hydrate';
+export * from './repositories/schedule.repository';

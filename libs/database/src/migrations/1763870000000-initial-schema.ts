@@ -31,7 +31,7 @@ export class InitialSchema1763870000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX idx_actions_status_list ON actions (status, execution_time, id)`);
     await queryRunner.query(`CREATE INDEX idx_actions_action_list ON actions (action, execution_time, id)`);
     // Finding work that is due: only PENDING rows, by when their next attempt is due.
-    await queryRunner.query(`CREATE INDEX idx_actions_due ON actions (next_attempt_at) WHERE status = 'PENDING'`);
+    await queryRunner.query(`CREATE INDEX idx_actions_due ON actions (next_attempt_at, id) WHERE status = 'PENDING'`);
     // Retention purge of finished actions.
     await queryRunner.query(`CREATE INDEX idx_actions_finished ON actions (finished_at) WHERE finished_at IS NOT NULL`);
 
@@ -58,9 +58,18 @@ export class InitialSchema1763870000000 implements MigrationInterface {
       )`);
     await queryRunner.query(`CREATE INDEX idx_idempotency_keys_action ON idempotency_keys (action_id)`);
     await queryRunner.query(`CREATE INDEX idx_idempotency_keys_created ON idempotency_keys (created_at)`);
+
+    // How far ahead the promoter has queued PENDING actions into Redis (one row).
+    await queryRunner.query(`
+      CREATE TABLE scheduler_state (
+        id smallint PRIMARY KEY CHECK (id = 1),
+        promoted_until timestamptz NOT NULL
+      )`);
+    await queryRunner.query(`INSERT INTO scheduler_state (id, promoted_until) VALUES (1, '-infinity')`);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE scheduler_state`);
     await queryRunner.query(`DROP TABLE idempotency_keys`);
     await queryRunner.query(`DROP TABLE action_history`);
     await queryRunner.query(`DROP TABLE actions`);

@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ActionEntity, ActionHistoryEntity, ActionStatus, Frequency, JsonObject } from '@app/database';
+
+export class ActionResponse {
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'SEND_NOTIFICATION' }) action: string;
+  @ApiProperty({ enum: ActionStatus }) status: ActionStatus;
+  @ApiProperty({ format: 'date-time', description: 'Scheduled time of the current occurrence' }) executionTime: string;
+  @ApiProperty({ type: 'object', additionalProperties: true }) data: JsonObject;
+  @ApiProperty({ type: 'object', additionalProperties: true }) metadata: JsonObject;
+  @ApiProperty() repeat: boolean;
+  @ApiProperty({ enum: Frequency, nullable: true }) frequency: Frequency | null;
+  @ApiProperty({ type: 'integer', nullable: true }) executionRemainder: number | null;
+  @ApiProperty({ type: 'integer' }) retryCount: number;
+  @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
+  @ApiProperty({ type: 'integer', description: 'Current occurrence, 1-based; the idempotency key is `<id>:<occurrence>`' })
+  occurrence: number;
+  @ApiProperty({ format: 'date-time', description: 'When the next attempt is due (later than executionTime while backing off)' })
+  nextAttemptAt: string;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+
+  static from(entity: ActionEntity): ActionResponse {
+    return {
+      id: entity.id,
+      action: entity.action,
+      status: entity.status,
+      executionTime: entity.executionTime.toISOString(),
+      data: entity.data,
+      metadata: entity.metadata,
+      repeat: entity.repeat,
+      frequency: entity.repeat ? entity.frequency : null,
+      executionRemainder: entity.repeat ? entity.executionRemainder : null,
+      retryCount: entity.retryCount,
+      lastError: entity.lastError,
+      occurrence: entity.occurrence,
+      nextAttemptAt: entity.nextAttemptAt.toISOString(),
+      createdAt: entity.createdAt.toISOString(),
+      updatedAt: entity.updatedAt.toISOString(),
+    };
+  }
+}
+
+export class ActionPageResponse {
+  @ApiProperty({ type: [ActionResponse] }) items: ActionResponse[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
+  nextCursor: string | null;
+}
+
+export class ActionBatchResponse {
+  @ApiProperty({ type: [ActionResponse] }) items: ActionResponse[];
+}
+
+export class ActionStatsResponse {
+  @ApiProperty({ type: 'integer' }) total: number;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0 } })
+  byStatus: Record<ActionStatus, number>;
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } }, example: { HTTP_REQUEST: { PENDING: 3 } } })
+  byAction: Record<string, Partial<Record<ActionStatus, number>>>;
+}
+
+export class HistoryEntryResponse {
+  @ApiProperty({ format: 'date-time' }) at: string;
+  @ApiProperty({ enum: ActionStatus, nullable: true }) from: ActionStatus | null;
+  @ApiProperty({ enum: ActionStatus }) to: ActionStatus;
+  @ApiProperty({ type: 'integer' }) occurrence: number;
+  @ApiProperty({ type: 'integer', description: 'Attempt within the occurrence (1 = first try); 0 when not an attempt' }) attempt: number;
+  @ApiProperty({ type: 'string', nullable: true }) note: string | null;
+
+  static from(entry: ActionHistoryEntity): HistoryEntryResponse {
+    return { at: entry.at.toISOString(), from: entry.from, to: entry.to, occurrence: entry.occurrence, attempt: entry.attempt, note: entry.note };
+  }
+}

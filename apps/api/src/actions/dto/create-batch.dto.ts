@@ -1,0 +1,17 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { CreateActionDto } from './create-action.dto';
+
+export const MAX_BATCH_SIZE = 1000;
+
+/** Body of `POST /actions/batch`: all items are stored, or none. */
+export class CreateBatchDto {
+  @ApiProperty({ type: [CreateActionDto], maxItems: MAX_BATCH_SIZE })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(MAX_BATCH_SIZE)
+  @ValidateNested({ each: true })
+  @Type(() => CreateActionDto)
+  items: CreateActionDto[];
+}

@@ -1,0 +1,27 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { SchedulingModule } from '@app/scheduling';
+import { ActionsModule } from './actions/actions.module';
+import { AdminModule } from './admin/admin.module';
+import { HealthModule } from './health/health.module';
+
+@Module({})
+export class ApiModule {
+  /** @param actionTypes the types this deployment accepts; tests add their own. */
+  static forRoot(actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule,
+        DatabaseModule,
+        ActionTypesModule.forRoot(actionTypes),
+        SchedulingModule.forRoot(actionTypes),
+        ActionsModule,
+        AdminModule.forRoot(actionTypes),
+        HealthModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,22 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+export const SIGNATURE_SCHEMES = ['X-Punctual-Key', 'X-Punctual-Timestamp', 'X-Punctual-Nonce', 'X-Punctual-Signature'];
+
+/** OpenAPI document at /docs (UI) and /docs-json, generated from the DTOs. */
+export function useOpenApi(app: INestApplication): void {
+  const builder = new DocumentBuilder()
+    .setTitle('Punctual')
+    .setDescription(
+      [
+        'Durable scheduler for actions. Every `/actions` route needs four signature headers:',
+        '`X-Punctual-Key` (key id), `X-Punctual-Timestamp` (Unix seconds), `X-Punctual-Nonce` (16–128 of `[A-Za-z0-9_-]`, fresh per request)',
+        'and `X-Punctual-Signature` = `v1=` + hex HMAC-SHA256 with the key secret of',
+        '`TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY`. Requests more than 300 s off the server clock, or reusing a nonce, get 401.',
+      ].join(' '),
+    )
+    .setVersion('1');
+  for (const header of SIGNATURE_SCHEMES) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
+  const document = SwaggerModule.createDocument(app, builder.build());
+  SwaggerModule.setup('docs', app, document);
+}

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { ActionEntity } from '../entities/action.entity';
+import { hydrate } from './hydrate';
+
+/** Advisory-lock key: only one instance promotes or sweeps at a time. */
+const PROMOTER_LOCK = 0x70756e63; // "punc"
+
+/** The columns a job needs: what ActionQueues.enqueue takes. */
+export type QueueableAction = Pick<ActionEntity, 'id' | 'action' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
+
+const QUEUEABLE = 'id, action, occurrence, retry_count, revision, next_attempt_at';
+
+/** Reads for moving PENDING actions from Postgres into the queues. */
+@Injectable()
+export class ScheduleRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work` holding the promoter's transaction-scoped advisory lock, or returns null at once
+   * when another instance holds it. The lock goes with the transaction, also when the process dies.
+   */
+  async whileLeader<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [PROMOTER_LOCK]);
+      return locked ? work(manager) : null;
+    });
+  }
+
+  /** The watermark and the database's clock, read together under the lock. */
+  async promotionWindow(manager: EntityManager, horizonMs: number): Promise<{ from: Date; until: Date; now: Date }> {
+    const [row] = await manager.query(
+      `SELECT promoted_until AS from, now() + ($1 || ' milliseconds')::interval AS until, now() AS now
+       FROM scheduler_state WHERE id = 1 FOR UPDATE`,
+      [horizonMs],
+    );
+    return row;
+  }
+
+  /**
+   * One batch of PENDING actions due in [from, until), in (next_attempt_at, id) order, after the
+   * keyset position `after` when given.
+   */
+  async pendingBetween(
+    manager: EntityManager,
+    window: { from: Date; until: Date },
+    limit: number,
+    after?: { nextAttemptAt: Date; id: string },
+  ): Promise<QueueableAction[]> {
+    const rows = await manager.query(
+      `SELECT ${QUEUEABLE} FROM actions
+       WHERE status = 'PENDING' AND next_attempt_at >= $1 AND next_attempt_at < $2
+         AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
+       ORDER BY next_attempt_at, id LIMIT $3`,
+      [window.from, window.until, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
+    );
+    return rows.map((row: Record<string, unknown>) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+  }
+
+  async advanceWatermark(manager: EntityManager, until: Date): Promise<void> {
+    await manager.query(`UPDATE scheduler_state SET promoted_until = $1 WHERE id = 1`, [until]);
+  }
+
+  /** Forget what was promoted: everything PENDING within the horizon is queued again (Redis lost its data). */
+  async resetWatermark(manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE scheduler_state SET promoted_until = '-infinity' WHERE id = 1`);
+  }
+
+  /** PENDING actions overdue by more than `graceMs`: their job may have been lost. */
+  async overdue(graceMs: number, limit: number): Promise<QueueableAction[]> {
+    const rows = await this.dataSource.query(
+      `SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
+       ORDER BY next_attempt_at, id LIMIT $2`,
+      [graceMs, limit],
+    );
+    return rows.map((row: Record<string, unknown>) => hydrate<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row));
+  }
+}

@@ -1,0 +1,34 @@
+import { LoggerService } from '@nestjs/common';
+
+/** What a fulfillment knows about the attempt it is running. */
+export interface FulfillmentContext {
+  readonly actionId: string;
+  /** 1-based occurrence of a (possibly recurring) action. */
+  readonly occurrence: number;
+  /** 1-based attempt within the occurrence. */
+  readonly attempt: number;
+  /**
+   * `<actionId>:<occurrence>`: the same for every attempt of one occurrence. Pass it to
+   * downstream systems so that a retried or re-delivered attempt is recognised there.
+   */
+  readonly idempotencyKey: string;
+  /** The occurrence's scheduled time. */
+  readonly scheduledAt: Date;
+  /** The client's own metadata of the action. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  readonly logger: LoggerService;
+}
+
+/** A successful fulfillment; `note` goes into the action's history (a status code, a message id…). */
+export interface FulfillmentResult {
+  readonly note?: string;
+}
+
+/**
+ * Runs one action type. Implementations are Nest providers marked with `@Fulfillment(TYPE)`;
+ * they know nothing about queues, retries or recurrence. Throw to fail the attempt: a
+ * `PermanentFulfillmentError` is not retried, any other error is.
+ */
+export interface ActionFulfillment<TData extends object = object> {
+  fulfill(data: TData, context: FulfillmentContext): Promise<FulfillmentResult>;
+}

@@ -1,0 +1,108 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
+import Redis from 'ioredis';
+import { PunctualConfig } from '@app/config';
+import { QueueableAction } from '@app/database';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { Clock } from './clock';
+import { ActionJobData, jobIdFor } from './action-job';
+
+/**
+ * Actions due a little beyond the horizon are queued right away too: the promoter only
+ * sees committed rows, so one committed just after its scan must not fall between the two.
+ */
+const HORIZON_MARGIN_MS = 60_000;
+
+/** Puts actions on their type's delayed queue and takes stale jobs off it. */
+@Injectable()
+export class ActionQueues {
+  private readonly logger = new Logger(ActionQueues.name);
+
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly clock: Clock,
+    private readonly config: PunctualConfig,
+    private readonly types: ActionTypeRegistry,
+  ) {}
+
+  queueFor(type: string): Queue<ActionJobData> | null {
+    try {
+      return this.moduleRef.get<Queue<ActionJobData>>(getQueueToken(type), { strict: false });
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Queues the next attempt of each action due within the horizon; later ones wait in Postgres
+   * for the promoter. Postgres is the source of truth: a Redis failure here is logged, not
+   * thrown, because the stored action is queued again by the promoter's overdue sweep.
+   */
+  async enqueue(actions: readonly QueueableAction[]): Promise<void> {
+    const horizon = this.clock.now().getTime() + this.config.scheduling.horizonMs + HORIZON_MARGIN_MS;
+    const soon = actions.filter((a) => a.nextAttemptAt.getTime() <= horizon);
+    try {
+      await this.add(soon);
+    } catch (error) {
+      this.logger.warn(`Could not queue ${soon.length} job(s), the promoter will: ${(error as Error).message}`);
+    }
+  }
+
+  /** Adds one delayed job per action, grouped by type. Throws when Redis refuses. */
+  async add(actions: readonly QueueableAction[]): Promise<void> {
+    const now = this.clock.now().getTime();
+    const byType = new Map<string, QueueableAction[]>();
+    for (const action of actions) byType.set(action.action, [...(byType.get(action.action) ?? []), action]);
+    await Promise.all(
+      [...byType].map(async ([type, group]) => {
+        const queue = this.queueFor(type);
+        // A type without a queue here (a row edited by hand) goes to no queue; the overdue sweep reports it.
+        if (!queue) return this.logger.warn(`No queue for action type ${type}; ${group.length} action(s) not queued`);
+        await queue.addBulk(
+          group.map((action) => ({
+            name: type,
+            data: { actionId: action.id, revision: action.revision },
+            opts: { jobId: jobIdFor(action), delay: Math.max(0, action.nextAttemptAt.getTime() - now) },
+          })),
+        );
+      }),
+    );
+  }
+
+  /**
+   * Makes sure the action's current job exists and can still run: a job that ended without
+   * moving the action on (it failed on an infrastructure error) is replaced. Returns whether
+   * a job was added.
+   */
+  async ensureQueued(action: QueueableAction): Promise<boolean> {
+    const queue = this.queueFor(action.action);
+    if (!queue) return false;
+    const job = await queue.getJob(jobIdFor(action));
+    if (job) {
+      const state = await job.getState();
+      if (state !== 'completed' && state !== 'failed') return false;
+      await job.remove();
+    }
+    await this.add([action]);
+    return true;
+  }
+
+  /** A Redis connection of the queues, for the promoter's own keys. */
+  async redis(): Promise<Redis> {
+    const anyQueue = this.queueFor(this.types.types()[0]);
+    if (!anyQueue) throw new Error('No action-type queue is registered');
+    // BullMQ types its client narrowly; it is the ioredis connection it was given options for.
+    return (await anyQueue.client) as unknown as Redis;
+  }
+
+  /** Removes the job of the action's current revision, if still waiting. Stale jobs are ignored by the worker anyway. */
+  async remove(action: QueueableAction): Promise<void> {
+    try {
+      await this.queueFor(action.action)?.remove(jobIdFor(action));
+    } catch (error) {
+      this.logger.debug(`Could not remove job ${jobIdFor(action)}: ${(error as Error).message}`);
+    }
+  }
+}

@@ -1,0 +1,38 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
+import { ActionTypeDefinition } from '@app/fulfillment';
+import { ActionPromoter } from './action-promoter';
+import { ActionQueues } from './action-queues';
+import { Clock } from './clock';
+
+/** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
+const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
+
+/**
+ * One BullMQ queue per action type, so each type has its own concurrency and rate
+ * limit and a worker can serve a subset of types.
+ */
+@Module({})
+export class SchedulingModule {
+  static forRoot(types: readonly ActionTypeDefinition[]): DynamicModule {
+    return {
+      module: SchedulingModule,
+      global: true,
+      imports: [
+        BullModule.forRootAsync({
+          inject: [PunctualConfig],
+          useFactory: (config: PunctualConfig) => ({
+            // Producers fail fast when Redis is down; the reconciler queues the action later.
+            connection: { ...redisOptionsFromUrl(config.redis.url), enableOfflineQueue: false },
+            prefix: config.redis.queuePrefix,
+            defaultJobOptions: { attempts: 1, ...KEEP_FINISHED_JOBS },
+          }),
+        }),
+        BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),
+      ],
+      providers: [ActionQueues, ActionPromoter, Clock],
+      exports: [ActionQueues, ActionPromoter, Clock, BullModule],
+    };
+  }
+}

@@ -1,0 +1,65 @@
+import { IncomingHttpHeaders, Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+export interface ReceivedCall {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/**
+ * A local HTTP endpoint that HTTP_REQUEST actions call in tests and benchmarks. It records
+ * every call and can be told to fail the next N calls.
+ */
+export class HttpReceiver {
+  readonly calls: ReceivedCall[] = [];
+  private failuresLeft = 0;
+  private failureStatus = 500;
+  private server?: Server;
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        this.calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        const failing = this.failuresLeft > 0;
+        if (failing) this.failuresLeft -= 1;
+        res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(failing ? { error: 'planned failure' } : { ok: true }));
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  url(path = '/hook'): string {
+    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}${path}`;
+  }
+
+  /** The next `count` calls answer `status`. */
+  failNext(count: number, status = 500): void {
+    this.failuresLeft = count;
+    this.failureStatus = status;
+  }
+
+  /** Calls per `Idempotency-Key` header value. */
+  callsByIdempotencyKey(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const call of this.calls) {
+      const key = String(call.headers['idempotency-key']);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  callsTo(path: string): ReceivedCall[] {
+    return this.calls.filter((c) => c.path === path);
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+}

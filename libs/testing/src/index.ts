@@ -1,0 +1,3 @@
+export * from './http-receiver';
+export * from './signed-client';
+export * from './wait-until';

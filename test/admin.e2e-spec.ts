@@ -1,0 +1,42 @@
+import { ApiTestApp, startApiApp } from './support/api-test-app';
+
+describe('Admin UI (Bull Board) and public endpoints', () => {
+  let api: ApiTestApp;
+  const basic = (user: string, password: string) => ({ authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` });
+
+  beforeAll(async () => {
+    api = await startApiApp();
+  });
+  afterAll(() => api.close());
+
+  it('asks for credentials without them or with wrong ones', async () => {
+    const none = await fetch(`${api.client.baseUrl}/admin/queues`);
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toMatch(/^Basic realm="Punctual admin"/);
+    expect((await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basic('admin', 'wrong') })).status).toBe(401);
+  });
+
+  it('serves the board and lists one queue per action type with credentials', async () => {
+    const page = await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basic('admin', 'admin-password') });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/<title>Punctual<\/title>|Punctual/);
+    const queues = await fetch(`${api.client.baseUrl}/admin/queues/api/queues`, { headers: basic('admin', 'admin-password') });
+    expect(queues.status).toBe(200);
+    const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
+    expect(names).toEqual(['HTTP_REQUEST', 'SEND_NOTIFICATION']);
+  });
+
+  it('/health reports Postgres and Redis without a signature', async () => {
+    const response = await fetch(`${api.client.baseUrl}/health`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } });
+  });
+
+  it('/docs serves the OpenAPI UI and the document lists every route with the signature headers', async () => {
+    expect((await fetch(`${api.client.baseUrl}/docs`)).status).toBe(200);
+    const document = (await (await fetch(`${api.client.baseUrl}/docs-json`)).json()) as any;
+    expect(Object.keys(document.paths).sort()).toEqual(['/actions', '/actions/batch', '/actions/stats', '/actions/{id}', '/actions/{id}/history', '/actions/{id}/retry', '/health']);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['X-Punctual-Key', 'X-Punctual-Nonce', 'X-Punctual-Signature', 'X-Punctual-Timestamp']);
+    expect(document.paths['/actions'].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
+  });
+});

@@ -1,0 +1,13 @@
+import { Client } from 'pg';
+import { migrate } from '../libs/database/src/migrate';
+
+/** Creates and migrates the test database once per run; specs empty the tables they use. */
+export default async function globalSetup(): Promise<void> {
+  require('./test-env');
+  const url = process.env.DATABASE_URL!;
+  await migrate(url);
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  await client.query('TRUNCATE actions, action_history, idempotency_keys');
+  await client.end();
+}

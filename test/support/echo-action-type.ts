@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { IsString, Length } from 'class-validator';
+import { ActionFulfillment, BUILT_IN_ACTION_TYPES, Fulfillment, FulfillmentContext, FulfillmentResult, defineActionType } from '@app/fulfillment';
+
+/** A type that exists only in the tests: proof that a new type needs no scheduling code. */
+export class EchoData {
+  @IsString()
+  @Length(1, 100)
+  message: string;
+}
+
+export const ECHO = defineActionType({ type: 'TEST_ECHO', dataClass: EchoData });
+
+export const echoed: { message: string; idempotencyKey: string }[] = [];
+
+@Fulfillment(ECHO, { maxRetries: 0 })
+export class EchoFulfillment implements ActionFulfillment<EchoData> {
+  async fulfill(data: EchoData, context: FulfillmentContext): Promise<FulfillmentResult> {
+    echoed.push({ message: data.message, idempotencyKey: context.idempotencyKey });
+    return { note: `echoed ${data.message}` };
+  }
+}
+
+@Module({ providers: [EchoFulfillment] })
+export class EchoModule {}
+
+export const TYPES_WITH_ECHO = [...BUILT_IN_ACTION_TYPES, ECHO];
