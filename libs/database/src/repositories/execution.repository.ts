@@ -32,7 +32,7 @@ export class ExecutionRepository {
    */
   async claim(id: string, revision: number, staleBefore: Date): Promise<{ action: ActionEntity; takenOver: boolean } | null> {
     return this.dataSource.transaction(async (manager) => {
-      const rows: Record<string, unknown>[] = await manager.query(
+      const [rows]: [Record<string, unknown>[]] = await manager.query(
         `UPDATE actions SET status = 'IN_PROGRESS', updated_at = clock_timestamp()
          WHERE id = $1 AND revision = $2
            AND (status = 'PENDING' OR (status = 'IN_PROGRESS' AND updated_at < $3))

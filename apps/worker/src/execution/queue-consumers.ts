@@ -1,0 +1,49 @@
+import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Job, Worker } from 'bullmq';
+import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
+import { ActionJobData } from '@app/scheduling';
+import { ActionProcessor, CLAIM_LEASE_MS, JobOutcome } from './action-processor';
+import { FulfillmentRegistry } from './fulfillment.registry';
+
+/**
+ * One BullMQ worker per served action type, each with the type's rate limit. Workers are
+ * created here rather than through `@Processor` because the served types are only known
+ * at boot (`WORKER_ACTIONS`).
+ */
+@Injectable()
+export class QueueConsumers implements BeforeApplicationShutdown, OnApplicationBootstrap {
+  private readonly logger = new Logger(QueueConsumers.name);
+  private readonly workers: Worker<ActionJobData, JobOutcome>[] = [];
+
+  constructor(
+    private readonly processor: ActionProcessor,
+    private readonly fulfillments: FulfillmentRegistry,
+    private readonly config: PunctualConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    for (const type of this.fulfillments.servedTypes()) {
+      const limiter = this.config.worker.rateLimits.get(type) ?? this.fulfillments.get(type)!.metadata.options.rateLimit;
+      const worker = new Worker<ActionJobData, JobOutcome>(type, (job: Job<ActionJobData>) => this.processor.process(job.data), {
+        connection: { ...redisOptionsFromUrl(this.config.redis.url), maxRetriesPerRequest: null },
+        prefix: this.config.redis.queuePrefix,
+        concurrency: this.config.worker.concurrency,
+        limiter: limiter ? { max: limiter.max, duration: limiter.durationMs } : undefined,
+        lockDuration: CLAIM_LEASE_MS,
+      });
+      worker.on('error', (error) => this.logger.error(`Queue ${type}: ${error.message}`));
+      this.workers.push(worker);
+    }
+    this.logger.log(`Serving ${this.fulfillments.servedTypes().join(', ')} (concurrency ${this.config.worker.concurrency} each)`);
+  }
+
+  /** Takes no new jobs and waits for running ones, up to SHUTDOWN_TIMEOUT_MS, while the database is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const closing = Promise.all(this.workers.map((worker) => worker.close()));
+    const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, this.config.worker.shutdownTimeoutMs, 'timeout').unref());
+    if ((await Promise.race([closing, timeout])) === 'timeout') {
+      this.logger.warn(`Running jobs did not finish within ${this.config.worker.shutdownTimeoutMs} ms; they will be re-run by another worker`);
+      await Promise.all(this.workers.map((worker) => worker.close(true)));
+    }
+  }
+}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+import { PromotionLoop } from './promotion.loop';
+
+@Module({ providers: [PromotionLoop] })
+export class PromotionModule {}

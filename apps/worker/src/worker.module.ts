@@ -1,0 +1,34 @@
+import { DynamicModule, Module, Type } from '@nestjs/common';
+import { ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { SchedulingModule } from '@app/scheduling';
+import { ExecutionModule } from './execution/execution.module';
+import { BUILT_IN_FULFILLMENT_MODULES } from './fulfillments/built-in-fulfillments';
+import { PromotionModule } from './promotion/promotion.module';
+
+export interface WorkerModuleOptions {
+  /** Every known action type (the worker serves all of them, or those in WORKER_ACTIONS). */
+  actionTypes?: readonly ActionTypeDefinition[];
+  /** Modules that provide the `@Fulfillment` classes. */
+  fulfillmentModules?: readonly Type[];
+}
+
+@Module({})
+export class WorkerModule {
+  static forRoot(options: WorkerModuleOptions = {}): DynamicModule {
+    const actionTypes = options.actionTypes ?? BUILT_IN_ACTION_TYPES;
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule,
+        DatabaseModule,
+        ActionTypesModule.forRoot(actionTypes),
+        SchedulingModule.forRoot(actionTypes),
+        ...(options.fulfillmentModules ?? BUILT_IN_FULFILLMENT_MODULES),
+        ExecutionModule,
+        PromotionModule,
+      ],
+    };
+  }
+}
