@@ -18,12 +18,7 @@ export function startWorker(options: WorkerTestOptions = {}): Promise<INestAppli
       imports: [WorkerModule.forRoot({ actionTypes: options.actionTypes, fulfillmentModules: options.fulfillmentModules })],
     }).compile();
     moduleRef.useLogger(['error', 'warn']);
-    try {
-      await moduleRef.init();
-    } catch (error) {
-      await moduleRef.close().catch(() => undefined);
-      throw error;
-    }
+    await moduleRef.init();
     return moduleRef;
   });
 }

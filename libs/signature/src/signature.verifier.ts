@@ -49,9 +49,9 @@ export class SignatureVerifier {
     if (secret === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
 
     const window = this.config.auth.signatureWindowSeconds;
-    const skew = Math.round(this.clock.now().getTime() / 1000 - Number(timestamp));
-    if (Math.abs(skew) > window) {
-      throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} is ${Math.abs(skew)} s away from server time; allowed skew is ${window} s. Check the client clock.`);
+    const skew = Math.abs(this.clock.now().getTime() / 1000 - Number(timestamp));
+    if (skew > window) {
+      throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} is ${Math.round(skew)} s away from server time; allowed skew is ${window} s. Check the client clock.`);
     }
 
     const expected = Buffer.from(computeSignature(secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
