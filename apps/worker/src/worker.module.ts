@@ -5,7 +5,7 @@ import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '
 import { SchedulingModule } from '@app/scheduling';
 import { ExecutionModule } from './execution/execution.module';
 import { BUILT_IN_FULFILLMENT_MODULES } from './fulfillments/built-in-fulfillments';
-import { PromotionModule } from './promotion/promotion.module';
+import { HousekeepingModule } from './housekeeping/housekeeping.module';
 
 export interface WorkerModuleOptions {
   /** Every known action type (the worker serves all of them, or those in WORKER_ACTIONS). */
@@ -27,7 +27,7 @@ export class WorkerModule {
         SchedulingModule.forRoot(actionTypes),
         ...(options.fulfillmentModules ?? BUILT_IN_FULFILLMENT_MODULES),
         ExecutionModule,
-        PromotionModule,
+        HousekeepingModule,
       ],
     };
   }

@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ActionsRepository } from './repositories/actions.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { HistoryRepository } from './repositories/history.repository';
+import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */
@@ -21,7 +22,7 @@ import { ScheduleRepository } from './repositories/schedule.repository';
       }),
     }),
   ],
-  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, ScheduleRepository],
-  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, ScheduleRepository],
+  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, RetentionRepository, ScheduleRepository],
+  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, RetentionRepository, ScheduleRepository],
 })
 export class DatabaseModule {}

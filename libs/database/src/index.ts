@@ -11,3 +11,4 @@ export * from './repositories/history.repository';
 export * from './repositories/execution.repository';
 export * from './repositories/hydrate';
 export * from './repositories/schedule.repository';
+export * from './repositories/retention.repository';

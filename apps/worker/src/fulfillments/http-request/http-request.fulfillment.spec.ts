@@ -12,7 +12,7 @@ interface Seen {
 
 describe('HttpRequestFulfillment (against a local server)', () => {
   const fulfillment = new HttpRequestFulfillment();
-  const context = { idempotencyKey: 'a1b2:3', logger: new Logger('spec') } as FulfillmentContext;
+  const context: FulfillmentContext = { actionId: 'a1b2', occurrence: 3, attempt: 1, idempotencyKey: 'a1b2:3', scheduledAt: new Date(), metadata: {}, logger: new Logger('spec') };
   let server: Server;
   let seen: Seen[];
   let reply: { status: number; body: string; delayMs?: number };

@@ -6,7 +6,7 @@ import { SmtpReceiver } from '@app/testing';
 import { SendNotificationFulfillment } from './send-notification.fulfillment';
 import { SendNotificationModule } from './send-notification.module';
 
-const context = { idempotencyKey: 'id-1:2', logger: new Logger('spec') } as FulfillmentContext;
+const context: FulfillmentContext = { actionId: 'id-1', occurrence: 2, attempt: 1, idempotencyKey: 'id-1:2', scheduledAt: new Date(), metadata: {}, logger: new Logger('spec') };
 const seed: SendNotificationData = { mobile: '60123456789', subject: 'Test', name: 'Joojo', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'SMS' };
 
 async function fulfillmentWith(smtpUrl: string | null) {

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** Advisory-lock key: one instance purges at a time. */
+const RETENTION_LOCK = 0x72657465; // "rete"
+
+/**
+ * Deletes what has outlived its retention, one short transaction per batch so no statement
+ * holds long locks, and only on the instance that holds the retention lock.
+ */
+@Injectable()
+export class RetentionRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One batch of finished actions (and, by cascade, their history and keys) finished before `retentionDays` ago. */
+  async purgeFinishedActions(retentionDays: number, batchSize: number): Promise<number> {
+    return this.underLock(
+      `DELETE FROM actions WHERE id IN (
+         SELECT id FROM actions WHERE finished_at < now() - make_interval(days => $1)
+         ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [retentionDays, batchSize],
+    );
+  }
+
+  /** One batch of idempotency keys past their 24 h. */
+  async purgeExpiredIdempotencyKeys(batchSize: number): Promise<number> {
+    return this.underLock(
+      `DELETE FROM idempotency_keys WHERE (api_key_id, key) IN (
+         SELECT api_key_id, key FROM idempotency_keys WHERE created_at < now() - interval '24 hours'
+         LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [batchSize],
+    );
+  }
+
+  /** Runs one DELETE if this instance gets the retention lock; returns the rows deleted (0 without the lock). */
+  private underLock(sql: string, params: unknown[]): Promise<number> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RETENTION_LOCK]);
+      if (!locked) return 0;
+      const [, deleted] = await manager.query(sql, params);
+      return deleted as number;
+    });
+  }
+}

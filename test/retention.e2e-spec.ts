@@ -1,0 +1,42 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { RetentionLoop } from '../apps/worker/src/housekeeping/retention.loop';
+import { ApiTestApp, startApiApp } from './support/api-test-app';
+import { emptyTables, httpRequestExample } from './support/fixtures';
+import { emptyQueues } from './support/queue-state';
+import { startWorker } from './support/worker-test-app';
+
+describe('Retention purge', () => {
+  let api: ApiTestApp;
+  let worker: INestApplicationContext;
+
+  beforeAll(async () => {
+    api = await startApiApp();
+    await emptyTables(api.db);
+    await emptyQueues(api.app);
+    worker = await startWorker({ env: { RETENTION_DAYS: '14' } });
+  });
+  afterAll(async () => {
+    await worker.close();
+    await api.close();
+  });
+
+  async function actionFinished(status: string, daysAgo: number | null): Promise<string> {
+    const action = (await api.client.post('/actions', httpRequestExample(), { headers: { 'Idempotency-Key': `ret-${Math.random()}` } })).body;
+    await api.db.query(`UPDATE actions SET status = $2, finished_at = now() - make_interval(days => $3) WHERE id = $1`, [action.id, status, daysAgo]);
+    return action.id;
+  }
+
+  it('deletes finished actions 14 days after they finished, with their history and keys, and keeps the rest', async () => {
+    const old = await Promise.all(['COMPLETED', 'FAILED', 'NO_ACTION'].map((status) => actionFinished(status, 15)));
+    const recent = await actionFinished('COMPLETED', 13);
+    const pending = (await api.client.post('/actions', httpRequestExample())).body.id;
+    await api.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE action_id = $1`, [recent]);
+
+    const purged = await worker.get(RetentionLoop).purge();
+    expect(purged).toEqual({ actions: 3, idempotencyKeys: 1 });
+    const left = (await api.db.query(`SELECT id FROM actions`)).map((r: { id: string }) => r.id).sort();
+    expect(left).toEqual([recent, pending].sort());
+    expect(await api.db.query(`SELECT 1 FROM action_history WHERE action_id = ANY($1)`, [old])).toHaveLength(0);
+    expect(await api.db.query(`SELECT 1 FROM idempotency_keys`)).toHaveLength(0);
+  });
+});
