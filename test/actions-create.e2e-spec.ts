@@ -1,15 +1,12 @@
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { messageText } from './support/fixtures';
-import { emptyTables, httpRequestExample, notificationExample, storedCounts } from './support/fixtures';
-import { emptyQueues, queuedJobs } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { httpRequestExample, messageText, notificationExample, storedCounts } from './support/fixtures';
+import { queuedJobs } from './support/queue-state';
 
 describe('Creating actions (POST /actions, POST /actions/batch)', () => {
   let api: ApiTestApp;
 
   beforeAll(async () => {
-    api = await startApiApp();
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp();
   });
   afterAll(() => api.close());
 

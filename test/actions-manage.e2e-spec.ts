@@ -1,7 +1,6 @@
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { messageText } from './support/fixtures';
-import { emptyTables, httpRequestExample, notificationExample } from './support/fixtures';
-import { emptyQueues, queuedJobs } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { emptyTables, httpRequestExample, messageText, notificationExample } from './support/fixtures';
+import { queuedJobs } from './support/queue-state';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -11,9 +10,7 @@ describe('Reading and managing actions', () => {
   let api: ApiTestApp;
 
   beforeAll(async () => {
-    api = await startApiApp();
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp();
   });
   afterAll(() => api.close());
 

@@ -1,8 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { emptyTables } from './support/fixtures';
-import { addJob, addJobByHand, emptyQueues, jobState } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { addJob, addJobByHand, jobState } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
 describe('At most one run per occurrence; changed and deleted actions never run at their old time', () => {
@@ -12,9 +11,7 @@ describe('At most one run per occurrence; changed and deleted actions never run 
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startApiApp(undefined, { LOCK_WINDOW_MS: '100' });
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp(undefined, { LOCK_WINDOW_MS: '100' });
     workers = [await startWorker(), await startWorker()];
   });
   afterAll(async () => {

@@ -1,8 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { emptyTables, notificationExample } from './support/fixtures';
-import { addJobByHand, emptyQueues } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { notificationExample } from './support/fixtures';
+import { addJobByHand } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
 const DAY = 24 * 3_600_000;
@@ -14,9 +14,7 @@ describe('Running actions: timing, lifecycle, retries, recurrence', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startApiApp(undefined, { LOCK_WINDOW_MS: '100' });
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp(undefined, { LOCK_WINDOW_MS: '100' });
     worker = await startWorker({ env: { MAX_RETRIES: '2', BACKOFF_DELAYS_MS: '150,600' } });
   });
   afterAll(async () => {

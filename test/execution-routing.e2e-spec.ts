@@ -1,12 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { messageText } from './support/fixtures';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { messageText, notificationExample } from './support/fixtures';
 import { ECHO, EchoModule, TYPES_WITH_ECHO, echoed } from './support/echo-action-type';
-import { emptyTables, notificationExample } from './support/fixtures';
 import { jobIdFor } from '@app/scheduling';
-import { emptyQueues, jobState } from './support/queue-state';
+import { jobState } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
 describe('Queues per action type: custom types, rate limits, served types', () => {
@@ -16,9 +15,7 @@ describe('Queues per action type: custom types, rate limits, served types', () =
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startApiApp(TYPES_WITH_ECHO);
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp(TYPES_WITH_ECHO);
   });
   afterEach(async () => {
     await Promise.all(running.splice(0).map((w) => w.close()));

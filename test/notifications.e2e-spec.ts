@@ -1,8 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { SmtpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { emptyTables, notificationExample } from './support/fixtures';
-import { emptyQueues } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { notificationExample } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
 
 describe('SEND_NOTIFICATION by EMAIL over real SMTP, end to end', () => {
@@ -12,9 +11,7 @@ describe('SEND_NOTIFICATION by EMAIL over real SMTP, end to end', () => {
 
   beforeAll(async () => {
     await smtp.start();
-    api = await startApiApp();
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp();
     worker = await startWorker({ env: { SMTP_URL: smtp.url(), SMTP_FROM: 'Billing <billing@punctual.test>' } });
   });
   afterAll(async () => {

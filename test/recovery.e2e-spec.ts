@@ -2,9 +2,8 @@ import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { emptyTables } from './support/fixtures';
-import { emptyQueues, queuedJobs } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { queuedJobs } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
 /** Fast promoter settings so recovery shows within a test's patience. */
@@ -18,9 +17,7 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startApiApp(undefined, FAST);
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp(undefined, FAST);
   });
   afterEach(async () => {
     await worker?.close();

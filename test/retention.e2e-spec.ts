@@ -1,8 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { RetentionLoop } from '../apps/worker/src/housekeeping/retention.loop';
-import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { emptyTables, httpRequestExample } from './support/fixtures';
-import { emptyQueues } from './support/queue-state';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { httpRequestExample } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
 
 describe('Retention purge', () => {
@@ -10,9 +9,7 @@ describe('Retention purge', () => {
   let worker: INestApplicationContext;
 
   beforeAll(async () => {
-    api = await startApiApp();
-    await emptyTables(api.db);
-    await emptyQueues(api.app);
+    api = await startCleanApiApp();
     worker = await startWorker({ env: { RETENTION_DAYS: '14' } });
   });
   afterAll(async () => {

@@ -5,6 +5,8 @@ import { ActionTypeDefinition, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApiApp } from '../../apps/api/src/http/configure-api-app';
 import { SignedClient } from '@app/testing';
+import { emptyTables } from './fixtures';
+import { emptyQueues } from './queue-state';
 import { withEnv } from './with-env';
 
 export interface ApiTestApp {
@@ -34,4 +36,15 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
     db: app.get(DataSource),
     close: () => app.close(),
   };
+}
+
+/** Starts the API on empty tables and empty queues, so a spec sees only what it creates. */
+export async function startCleanApiApp(
+  actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES,
+  env?: Record<string, string>,
+): Promise<ApiTestApp> {
+  const api = await startApiApp(actionTypes, env);
+  await emptyTables(api.db);
+  await emptyQueues(api.app);
+  return api;
 }
