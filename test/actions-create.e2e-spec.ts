@@ -36,6 +36,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       repeat: true,
       frequency: 'DAILY',
       executionRemainder: 5,
+      misfirePolicy: 'RUN_ONCE',
       retryCount: 0,
       lastError: null,
       occurrence: 1,
@@ -66,6 +67,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       repeat: false,
       frequency: null,
       executionRemainder: null,
+      misfirePolicy: null,
     });
   });
 
@@ -95,6 +97,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       ['repeat without executionRemainder', notificationExample(0, { executionRemainder: undefined }), /executionRemainder must be an integer/],
       ['executionRemainder 0', notificationExample(0, { executionRemainder: 0 }), /executionRemainder must be an integer ≥ 1/],
       ['an unknown frequency', notificationExample(0, { frequency: 'YEARLY' }), /frequency must be one of TEN_MINS, HOURLY, DAILY, WEEKLY, MONTHLY/],
+      ['an unknown misfirePolicy', notificationExample(0, { misfirePolicy: 'LATER' }), /misfirePolicy must be one of RUN_ONCE, RUN_ALL, SKIP/],
       ['an unknown action type', httpRequestExample(0, { action: 'FAX' }), /Unknown action type "FAX". Known types: HTTP_REQUEST, SEND_NOTIFICATION/],
       ['an HTTP_REQUEST without url', httpRequestExample(0, { data: { method: 'POST' } }), /data.url: url must be an http or https URL/],
       ['an HTTP_REQUEST to ftp', httpRequestExample(0, { data: { url: 'ftp://x.org/a' } }), /data.url/],

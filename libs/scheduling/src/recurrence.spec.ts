@@ -1,5 +1,5 @@
 import { Frequency } from '@app/database';
-import { addMonthsClamped, latestOccurrenceNotAfter, nextOccurrence } from './recurrence';
+import { addMonthsClamped, firstOccurrenceAfter, latestOccurrenceNotAfter, nextOccurrence } from './recurrence';
 
 const at = (iso: string) => new Date(iso);
 
@@ -37,5 +37,13 @@ describe('recurrence', () => {
     expect(latestOccurrenceNotAfter(start, Frequency.Daily, at('2020-01-03T00:00:00.000Z')).toISOString()).toBe('2020-01-03T00:00:00.000Z');
     const anchor = at('2025-01-31T09:00:00.000Z');
     expect(latestOccurrenceNotAfter(anchor, Frequency.Monthly, at('2025-05-15T00:00:00.000Z'), anchor).toISOString()).toBe('2025-04-30T09:00:00.000Z');
+  });
+
+  it('finds the first occurrence strictly after now', () => {
+    const start = at('2025-01-01T00:00:00.000Z');
+    expect(firstOccurrenceAfter(start, Frequency.Hourly, at('2025-01-01T05:00:00.000Z')).toISOString()).toBe('2025-01-01T06:00:00.000Z');
+    expect(firstOccurrenceAfter(start, Frequency.Hourly, at('2025-01-01T05:30:00.000Z')).toISOString()).toBe('2025-01-01T06:00:00.000Z');
+    const anchor = at('2025-01-31T09:00:00.000Z');
+    expect(firstOccurrenceAfter(anchor, Frequency.Monthly, at('2025-03-31T09:00:00.000Z'), anchor).toISOString()).toBe('2025-04-30T09:00:00.000Z');
   });
 });

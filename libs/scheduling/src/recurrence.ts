@@ -45,3 +45,9 @@ export function latestOccurrenceNotAfter(current: Date, frequency: Frequency, no
   const step = FIXED_STEP_MS[frequency];
   return new Date(current.getTime() + Math.floor((now.getTime() - current.getTime()) / step) * step);
 }
+
+/** The first scheduled time strictly after `now`, stepping from `current`. */
+export function firstOccurrenceAfter(current: Date, frequency: Frequency, now: Date, anchor: Date = current): Date {
+  if (current > now) return current;
+  return nextOccurrence(latestOccurrenceNotAfter(current, frequency, now, anchor), frequency, anchor);
+}

@@ -8,6 +8,7 @@ import {
   ActionStats,
   ActionsRepository,
   HistoryRepository,
+  MisfirePolicy,
   NewAction,
 } from '@app/database';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
@@ -138,6 +139,7 @@ export class ActionsService {
       repeat,
       frequency: repeat ? dto.frequency! : null,
       executionRemainder: repeat ? dto.executionRemainder! : null,
+      misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.RunOnce,
     };
   }
 

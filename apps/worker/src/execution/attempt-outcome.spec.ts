@@ -1,5 +1,5 @@
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, Frequency } from '@app/database';
+import { ActionEntity, Frequency, MisfirePolicy } from '@app/database';
 import { PermanentFulfillmentError } from '@app/fulfillment';
 import { AttemptOutcome } from './attempt-outcome';
 
@@ -14,6 +14,7 @@ function action(overrides: Partial<ActionEntity> = {}): ActionEntity {
     frequency: null,
     executionRemainder: null,
     retryCount: 0,
+    misfirePolicy: MisfirePolicy.RunOnce,
     executionTime,
     scheduleAnchor: executionTime,
     ...overrides,
@@ -35,7 +36,17 @@ describe('AttemptOutcome', () => {
       expect(next).toEqual({ kind: 'next-occurrence', executionTime: new Date('2025-03-01T12:59:00.000Z') });
     });
 
-    it('after missed occurrences runs one catch-up at the latest missed time', () => {
+    it('RUN_ALL runs the first missed occurrence next', () => {
+      const late = action({ repeat: true, frequency: Frequency.Hourly, executionRemainder: 10, misfirePolicy: MisfirePolicy.RunAll, executionTime: new Date('2025-03-01T07:30:00.000Z') });
+      expect(outcome.afterSuccess(late, now)).toMatchObject({ kind: 'next-occurrence', executionTime: new Date('2025-03-01T08:30:00.000Z') });
+    });
+
+    it('SKIP continues with the first scheduled time after now', () => {
+      const late = action({ repeat: true, frequency: Frequency.Hourly, executionRemainder: 10, misfirePolicy: MisfirePolicy.Skip, executionTime: new Date('2025-03-01T07:30:00.000Z') });
+      expect(outcome.afterSuccess(late, now)).toMatchObject({ kind: 'next-occurrence', executionTime: new Date('2025-03-01T12:30:00.000Z') });
+    });
+
+    it('RUN_ONCE (default) after missed occurrences runs one catch-up at the latest missed time', () => {
       const late = action({ repeat: true, frequency: Frequency.Hourly, executionRemainder: 10, executionTime: new Date('2025-03-01T07:30:00.000Z') });
       const next = outcome.afterSuccess(late, now);
       expect(next).toMatchObject({ kind: 'next-occurrence', executionTime: new Date('2025-03-01T11:30:00.000Z') });

@@ -20,3 +20,16 @@ export enum Frequency {
   Weekly = 'WEEKLY',
   Monthly = 'MONTHLY',
 }
+
+/**
+ * What a repeating action does when its next time has already passed when an occurrence
+ * completes (workers were down, or the action was created late).
+ */
+export enum MisfirePolicy {
+  /** Run one catch-up now, then continue with the first scheduled time after now. */
+  RunOnce = 'RUN_ONCE',
+  /** Run every missed occurrence in turn, as far as executionRemainder allows. */
+  RunAll = 'RUN_ALL',
+  /** Run none of them: continue with the first scheduled time after now. */
+  Skip = 'SKIP',
+}

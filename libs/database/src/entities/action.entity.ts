@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { ActionStatus, Frequency } from './action-status';
+import { ActionStatus, Frequency, MisfirePolicy } from './action-status';
 
 /** Plain JSON object stored in a jsonb column. */
 export type JsonObject = Record<string, unknown>;
@@ -47,6 +47,9 @@ export class ActionEntity {
 
   @Column({ name: 'execution_remainder', type: 'integer', nullable: true })
   executionRemainder: number | null;
+
+  @Column({ name: 'misfire_policy', type: 'varchar', length: 16 })
+  misfirePolicy: MisfirePolicy;
 
   /** 1-based number of the current occurrence; with the id it forms the idempotency key `<id>:<occurrence>`. */
   @Column({ type: 'integer' })

@@ -18,6 +18,7 @@ export class InitialSchema1763870000000 implements MigrationInterface {
         repeat boolean NOT NULL DEFAULT false,
         frequency varchar(16) CHECK (frequency IN ('TEN_MINS', 'HOURLY', 'DAILY', 'WEEKLY', 'MONTHLY')),
         execution_remainder integer CHECK (execution_remainder >= 0),
+        misfire_policy varchar(16) NOT NULL DEFAULT 'RUN_ONCE' CHECK (misfire_policy IN ('RUN_ONCE', 'RUN_ALL', 'SKIP')),
         occurrence integer NOT NULL DEFAULT 1,
         retry_count integer NOT NULL DEFAULT 0,
         last_error text,

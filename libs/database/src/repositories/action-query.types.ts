@@ -1,4 +1,4 @@
-import { ActionStatus, Frequency } from '../entities/action-status';
+import { ActionStatus, Frequency, MisfirePolicy } from '../entities/action-status';
 import { JsonObject } from '../entities/action.entity';
 
 /** A validated action to store; ids come from the caller so jobs and keys can name them before commit. */
@@ -11,6 +11,7 @@ export interface NewAction {
   repeat: boolean;
   frequency: Frequency | null;
   executionRemainder: number | null;
+  misfirePolicy: MisfirePolicy;
 }
 
 /** Fields a client may change on a PENDING action outside the lock window. */
@@ -21,6 +22,7 @@ export interface ActionChanges {
   repeat?: boolean;
   frequency?: Frequency | null;
   executionRemainder?: number | null;
+  misfirePolicy?: MisfirePolicy;
 }
 
 export interface ActionListFilter {

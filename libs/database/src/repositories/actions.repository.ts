@@ -121,6 +121,7 @@ export class ActionsRepository {
       if (changes.repeat !== undefined) set('repeat', changes.repeat);
       if (changes.frequency !== undefined) set('frequency', changes.frequency);
       if (changes.executionRemainder !== undefined) set('execution_remainder', changes.executionRemainder);
+      if (changes.misfirePolicy !== undefined) set('misfire_policy', changes.misfirePolicy);
       assignments.push('updated_at = now()');
       const [rows] = await manager.query(
         `UPDATE actions SET ${assignments.join(', ')}

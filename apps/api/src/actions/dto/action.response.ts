@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionEntity, ActionHistoryEntity, ActionStatus, Frequency, JsonObject } from '@app/database';
+import { ActionEntity, ActionHistoryEntity, ActionStatus, Frequency, JsonObject, MisfirePolicy } from '@app/database';
 
 export class ActionResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -11,6 +11,7 @@ export class ActionResponse {
   @ApiProperty() repeat: boolean;
   @ApiProperty({ enum: Frequency, nullable: true }) frequency: Frequency | null;
   @ApiProperty({ type: 'integer', nullable: true }) executionRemainder: number | null;
+  @ApiProperty({ enum: MisfirePolicy, nullable: true, description: 'Null for a one-off action' }) misfirePolicy: MisfirePolicy | null;
   @ApiProperty({ type: 'integer' }) retryCount: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
   @ApiProperty({ type: 'integer', description: 'Current occurrence, 1-based; the idempotency key is `<id>:<occurrence>`' })
@@ -31,6 +32,7 @@ export class ActionResponse {
       repeat: entity.repeat,
       frequency: entity.repeat ? entity.frequency : null,
       executionRemainder: entity.repeat ? entity.executionRemainder : null,
+      misfirePolicy: entity.repeat ? entity.misfirePolicy : null,
       retryCount: entity.retryCount,
       lastError: entity.lastError,
       occurrence: entity.occurrence,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
-import { Frequency, JsonObject } from '@app/database';
+import { Frequency, JsonObject, MisfirePolicy } from '@app/database';
 import { IsExecutionTime } from './execution-time';
 
 const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).join(', ')} when repeat is true`;
@@ -45,4 +45,15 @@ export class CreateActionDto {
   @IsInt({ message: 'executionRemainder must be an integer ≥ 1 when repeat is true' })
   @Min(1, { message: 'executionRemainder must be an integer ≥ 1 when repeat is true' })
   executionRemainder?: number;
+
+  @ApiPropertyOptional({
+    enum: MisfirePolicy,
+    default: MisfirePolicy.RunOnce,
+    description:
+      'When a repeating action finds its next time already past: RUN_ONCE runs one catch-up now then continues after now; ' +
+      'RUN_ALL runs every missed occurrence; SKIP continues with the first time after now',
+  })
+  @IsOptional()
+  @IsEnum(MisfirePolicy, { message: `misfirePolicy must be one of ${Object.values(MisfirePolicy).join(', ')}` })
+  misfirePolicy?: MisfirePolicy;
 }

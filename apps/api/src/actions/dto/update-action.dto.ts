@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsObject, IsOptional, Min } from 'class-validator';
-import { Frequency, JsonObject } from '@app/database';
+import { Frequency, JsonObject, MisfirePolicy } from '@app/database';
 import { IsExecutionTime } from './execution-time';
 
 /** Body of `PATCH /actions/:id`; any other field is rejected. `data` and `metadata` replace the old ones whole. */
@@ -35,4 +35,9 @@ export class UpdateActionDto {
   @IsInt()
   @Min(1)
   executionRemainder?: number;
+
+  @ApiPropertyOptional({ enum: MisfirePolicy })
+  @IsOptional()
+  @IsEnum(MisfirePolicy, { message: `misfirePolicy must be one of ${Object.values(MisfirePolicy).join(', ')}` })
+  misfirePolicy?: MisfirePolicy;
 }
