@@ -32,7 +32,7 @@ MSG
 prefixed() { # label command... → runs it with each output line prefixed
   local label=$1
   shift
-  "$@" > >(sed -u "s/^/[$label] /") 2> >(sed -u "s/^/[$label] /" >&2)
+  exec "$@" > >(sed -u "s/^/[$label] /") 2> >(sed -u "s/^/[$label] /" >&2)
 }
 
 prefixed api node dist/apps/api/src/main.js &

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig, logLevelsUpTo } from '@app/config';
+import { ConfigError, exitCleanlyOnSignals, loadConfig, logLevelsUpTo } from '@app/config';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';
 
@@ -12,6 +12,7 @@ async function bootstrap(): Promise<void> {
     logger: logLevelsUpTo(config.logLevel),
   });
   configureApiApp(app);
+  exitCleanlyOnSignals(app, 'Punctual API');
   await app.listen(config.http.port);
   Logger.log(`Punctual API listening on http://localhost:${config.http.port} (docs at /docs)`, 'Bootstrap');
 }

@@ -1,14 +1,14 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, loadConfig, logLevelsUpTo } from '@app/config';
+import { ConfigError, exitCleanlyOnSignals, loadConfig, logLevelsUpTo } from '@app/config';
 import { WorkerModule } from './worker.module';
 
 /** A worker process: no HTTP, just queue consumers; any number may run side by side. */
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(), { logger: logLevelsUpTo(config.logLevel) });
-  app.enableShutdownHooks();
+  exitCleanlyOnSignals(app, 'Punctual worker');
   Logger.log('Punctual worker started', 'Bootstrap');
 }
 

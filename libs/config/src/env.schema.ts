@@ -75,6 +75,7 @@ export const envSchema = z.object({
   SCHEDULE_HORIZON_MS: positiveInt.default(600000),
   PROMOTE_INTERVAL_MS: positiveInt.default(1000),
   OVERDUE_GRACE_MS: positiveInt.default(10000),
+  CLAIM_LEASE_MS: positiveInt.default(30000),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   SMTP_FROM: z.string().min(3).default('Punctual <no-reply@localhost>'),
   WORKER_ACTIONS: typeList.optional(),

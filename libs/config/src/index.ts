@@ -4,3 +4,4 @@ export * from './load-config';
 export * from './punctual-config';
 export * from './log-levels';
 export * from './redis-options';
+export * from './graceful-shutdown';

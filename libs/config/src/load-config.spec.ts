@@ -15,6 +15,7 @@ describe('loadConfig', () => {
       horizonMs: 600000,
       promoteIntervalMs: 1000,
       overdueGraceMs: 10000,
+      claimLeaseMs: 30000,
     });
     expect(config.worker.actions).toBeNull();
     expect(config.smtp.url).toBeNull();

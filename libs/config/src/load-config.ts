@@ -43,6 +43,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       horizonMs: env.SCHEDULE_HORIZON_MS,
       promoteIntervalMs: env.PROMOTE_INTERVAL_MS,
       overdueGraceMs: env.OVERDUE_GRACE_MS,
+      claimLeaseMs: env.CLAIM_LEASE_MS,
     },
     worker: {
       actions: env.WORKER_ACTIONS ?? null,

@@ -26,6 +26,12 @@ export abstract class PunctualConfig {
     readonly promoteIntervalMs: number;
     /** A PENDING action this late without running has probably lost its job and is queued again. */
     readonly overdueGraceMs: number;
+    /**
+     * How long a running attempt is trusted before another worker may take it over. The queue
+     * re-delivers a job only after its lock (renewed while the worker lives) has been lost for
+     * this long, so a takeover means the first worker died mid-run.
+     */
+    readonly claimLeaseMs: number;
   };
   abstract readonly worker: {
     /** Action types this worker serves; null means every registered type. */

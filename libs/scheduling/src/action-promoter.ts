@@ -20,7 +20,8 @@ export interface PromotionReport {
  * 2. queue the PENDING actions entering the horizon since the last tick (a watermark in
  *    Postgres, advanced only after Redis accepted the jobs);
  * 3. re-queue PENDING actions overdue by more than OVERDUE_GRACE_MS, whose job was lost (the
- *    API died between commit and enqueue, or Redis was down then).
+ *    API died between commit and enqueue, or Redis was down then), and attempts whose worker
+ *    died without the queue handing their job to another worker in time.
  * Job ids are deterministic, so queueing an action twice is harmless.
  */
 @Injectable()
@@ -70,7 +71,7 @@ export class ActionPromoter {
 
   private async requeueOverdue(): Promise<number> {
     let requeued = 0;
-    for (const action of await this.schedule.overdue(this.config.scheduling.overdueGraceMs, BATCH_SIZE)) {
+    for (const action of await this.schedule.overdue(this.config.scheduling.overdueGraceMs, 2 * this.config.scheduling.claimLeaseMs, BATCH_SIZE)) {
       if (await this.queues.ensureQueued(action)) requeued += 1;
     }
     return requeued;

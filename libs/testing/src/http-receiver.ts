@@ -17,6 +17,9 @@ export class HttpReceiver {
   readonly calls: ReceivedCall[] = [];
   private failuresLeft = 0;
   private failureStatus = 500;
+  private holdsLeft = 0;
+  private delaysLeft = 0;
+  private delayMs = 0;
   private server?: Server;
 
   async start(): Promise<this> {
@@ -25,10 +28,18 @@ export class HttpReceiver {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
         this.calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        if (this.holdsLeft > 0) {
+          this.holdsLeft -= 1;
+          return; // never answered, as by a peer that hangs
+        }
         const failing = this.failuresLeft > 0;
         if (failing) this.failuresLeft -= 1;
-        res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(failing ? { error: 'planned failure' } : { ok: true }));
+        const delay = this.delaysLeft > 0 ? this.delayMs : 0;
+        if (delay) this.delaysLeft -= 1;
+        setTimeout(() => {
+          res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(failing ? { error: 'planned failure' } : { ok: true }));
+        }, delay);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -43,6 +54,17 @@ export class HttpReceiver {
   failNext(count: number, status = 500): void {
     this.failuresLeft = count;
     this.failureStatus = status;
+  }
+
+  /** The next `count` calls get no answer at all. */
+  holdNext(count: number): void {
+    this.holdsLeft = count;
+  }
+
+  /** The next `count` calls are answered after `ms`. */
+  delayNext(count: number, ms: number): void {
+    this.delaysLeft = count;
+    this.delayMs = ms;
   }
 
   /** Calls per `Idempotency-Key` header value. */
@@ -60,6 +82,7 @@ export class HttpReceiver {
   }
 
   async stop(): Promise<void> {
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

@@ -13,6 +13,5 @@ export function configureApiApp(app: INestApplication): void {
       stopAtFirstError: false,
     }),
   );
-  app.enableShutdownHooks();
   useOpenApi(app);
 }

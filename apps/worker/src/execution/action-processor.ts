@@ -1,16 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
 import { ActionEntity, ExecutionRepository } from '@app/database';
 import { FulfillmentContext } from '@app/fulfillment';
 import { ActionJobData, ActionQueues, Clock } from '@app/scheduling';
 import { AttemptOutcome } from './attempt-outcome';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
-
-/**
- * How long an IN_PROGRESS claim is trusted before another worker may take it over. The
- * queue re-delivers a job only after its lock (renewed while the worker lives) expires,
- * so a takeover means the first worker died mid-run.
- */
-export const CLAIM_LEASE_MS = 30_000;
 
 const MAX_NOTE_LENGTH = 2000;
 
@@ -28,10 +22,11 @@ export class ActionProcessor {
     private readonly outcome: AttemptOutcome,
     private readonly queues: ActionQueues,
     private readonly clock: Clock,
+    private readonly config: PunctualConfig,
   ) {}
 
   async process(job: ActionJobData): Promise<JobOutcome> {
-    const claimed = await this.execution.claim(job.actionId, job.revision, new Date(this.clock.now().getTime() - CLAIM_LEASE_MS));
+    const claimed = await this.execution.claim(job.actionId, job.revision, new Date(this.clock.now().getTime() - this.config.scheduling.claimLeaseMs));
     if (!claimed) {
       this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing to claim (stale, deleted or taken)`);
       return 'skipped';

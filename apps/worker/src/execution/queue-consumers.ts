@@ -2,7 +2,7 @@ import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap }
 import { Job, Worker } from 'bullmq';
 import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { ActionJobData } from '@app/scheduling';
-import { ActionProcessor, CLAIM_LEASE_MS, JobOutcome } from './action-processor';
+import { ActionProcessor, JobOutcome } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
 
 /**
@@ -29,7 +29,9 @@ export class QueueConsumers implements BeforeApplicationShutdown, OnApplicationB
         prefix: this.config.redis.queuePrefix,
         concurrency: this.config.worker.concurrency,
         limiter: limiter ? { max: limiter.max, duration: limiter.durationMs } : undefined,
-        lockDuration: CLAIM_LEASE_MS,
+        // A dead worker's job is re-delivered once its lock lapses; the claim then takes it over.
+        lockDuration: this.config.scheduling.claimLeaseMs,
+        stalledInterval: this.config.scheduling.claimLeaseMs,
       });
       worker.on('error', (error) => this.logger.error(`Queue ${type}: ${error.message}`));
       this.workers.push(worker);

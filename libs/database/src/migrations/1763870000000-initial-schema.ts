@@ -33,6 +33,8 @@ export class InitialSchema1763870000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX idx_actions_action_list ON actions (action, execution_time, id)`);
     // Finding work that is due: only PENDING rows, by when their next attempt is due.
     await queryRunner.query(`CREATE INDEX idx_actions_due ON actions (next_attempt_at, id) WHERE status = 'PENDING'`);
+    // Finding attempts whose worker died (a stale IN_PROGRESS claim).
+    await queryRunner.query(`CREATE INDEX idx_actions_in_progress ON actions (updated_at) WHERE status = 'IN_PROGRESS'`);
     // Retention purge of finished actions.
     await queryRunner.query(`CREATE INDEX idx_actions_finished ON actions (finished_at) WHERE finished_at IS NOT NULL`);
 

@@ -67,12 +67,19 @@ export class ScheduleRepository {
     await manager.query(`UPDATE scheduler_state SET promoted_until = '-infinity' WHERE id = 1`);
   }
 
-  /** PENDING actions overdue by more than `graceMs`: their job may have been lost. */
-  async overdue(graceMs: number, limit: number): Promise<QueueableAction[]> {
+  /**
+   * Actions whose job may have been lost: PENDING and overdue by more than `graceMs`, or
+   * IN_PROGRESS with a claim older than `staleClaimMs` (its worker died and the re-delivered
+   * job came too early to take the claim over).
+   */
+  async overdue(graceMs: number, staleClaimMs: number, limit: number): Promise<QueueableAction[]> {
     const rows = await this.dataSource.query(
-      `SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
-       ORDER BY next_attempt_at, id LIMIT $2`,
-      [graceMs, limit],
+      `(SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
+        ORDER BY next_attempt_at, id LIMIT $3)
+       UNION ALL
+       (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND updated_at < now() - ($2 || ' milliseconds')::interval
+        ORDER BY updated_at LIMIT $3)`,
+      [graceMs, staleClaimMs, limit],
     );
     return rows.map((row: Record<string, unknown>) => hydrate<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row));
   }

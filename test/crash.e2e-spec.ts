@@ -1,0 +1,100 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { HttpReceiver, SignedClient, waitUntil } from '@app/testing';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
+import { startWorker } from './support/worker-test-app';
+
+/** Short leases and sweeps so a dead worker's attempt is taken over within seconds. */
+const FAST = { CLAIM_LEASE_MS: '1500', PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '1000' };
+
+describe('Processes killed and stopped for real', () => {
+  let api: ApiTestApp;
+  const receiver = new HttpReceiver();
+  const processes: AppProcess[] = [];
+  let worker: INestApplicationContext | undefined;
+
+  beforeAll(async () => {
+    await receiver.start();
+    api = await startCleanApiApp(undefined, FAST);
+  });
+  afterEach(async () => {
+    for (const child of processes.splice(0)) child.kill('SIGKILL');
+    await worker?.close();
+    worker = undefined;
+    receiver.holdNext(0);
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.stop();
+  });
+
+  const spawnApp = (app: 'api' | 'worker', env: Record<string, string> = {}) => {
+    const child = new AppProcess(app, { ...FAST, ...env });
+    processes.push(child);
+    return child;
+  };
+  const statusOf = async (id: string) => (await api.client.get(`/actions/${id}`)).body;
+  const httpAction = (path: string) => ({ action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url(path), timeoutMs: 60_000 } });
+
+  it('a worker killed with SIGKILL mid-fulfillment: the attempt is taken over, with the same key, and completes once', async () => {
+    const victim = await spawnApp('worker').ready(WORKER_READY);
+    receiver.holdNext(1); // the first call never gets an answer: the worker is busy when it dies
+    const action = (await api.client.post('/actions', httpAction('/crash'))).body;
+    await waitUntil('the first call to arrive', () => receiver.callsTo('/crash').length === 1);
+    expect((await statusOf(action.id)).status).toBe('IN_PROGRESS');
+    victim.kill('SIGKILL');
+    expect((await victim.exited).signal).toBe('SIGKILL');
+
+    worker = await startWorker({ env: FAST });
+    const done = await waitUntil('the action to complete', async () => ((await statusOf(action.id)).status === 'COMPLETED' ? statusOf(action.id) : null), 20_000);
+    expect(done.retryCount).toBe(0);
+    const calls = receiver.callsTo('/crash');
+    expect(calls.map((c) => c.headers['idempotency-key'])).toEqual([`${action.id}:1`, `${action.id}:1`]);
+    const history = (await api.client.get(`/actions/${action.id}/history`)).body;
+    expect(history.map((h: any) => `${h.from}>${h.to}`)).toEqual(['null>PENDING', 'PENDING>IN_PROGRESS', 'IN_PROGRESS>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
+    expect(history[2].note).toMatch(/interrupted/);
+  });
+
+  it('SIGTERM to a worker finishes the running fulfillments, then exits 0 with nothing left IN_PROGRESS', async () => {
+    const stopping = await spawnApp('worker').ready(WORKER_READY);
+    receiver.delayNext(5, 1000);
+    const items = Array.from({ length: 5 }, () => httpAction('/graceful'));
+    const ids: string[] = (await api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
+    await waitUntil('all five calls to be in flight', () => receiver.callsTo('/graceful').length === 5);
+    stopping.kill('SIGTERM');
+    expect(await stopping.exited).toEqual({ code: 0, signal: null });
+    const rows = await api.db.query(`SELECT status, count(*)::int AS n FROM actions WHERE id = ANY($1) GROUP BY status`, [ids]);
+    expect(rows).toEqual([{ status: 'COMPLETED', n: 5 }]);
+  });
+
+  it('the API killed with SIGKILL right after answering creates: every action still runs exactly once', async () => {
+    worker = await startWorker({ env: FAST });
+    const ids: string[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      const port = String(40000 + Math.floor(Math.random() * 10000));
+      const child = await spawnApp('api', { PORT: port }).ready(API_READY);
+      const client = new SignedClient(`http://127.0.0.1:${port}`);
+      const created = await Promise.all(Array.from({ length: 5 }, () => client.post('/actions', httpAction('/api-killed'))));
+      child.kill('SIGKILL');
+      ids.push(...created.map((r) => r.body.id));
+    }
+    await waitUntil('all 15 to complete', async () => {
+      const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
+      return row.n === ids.length;
+    }, 20_000);
+    const calls = receiver.callsByIdempotencyKey();
+    expect(ids.map((id) => calls.get(`${id}:1`))).toEqual(ids.map(() => 1));
+  });
+
+  it('SIGTERM to the API answers the request in flight, then exits 0', async () => {
+    const port = String(40000 + Math.floor(Math.random() * 10000));
+    const child = await spawnApp('api', { PORT: port }).ready(API_READY);
+    const client = new SignedClient(`http://127.0.0.1:${port}`);
+    const items = Array.from({ length: 1000 }, () => ({ ...httpAction('/never'), executionTime: Date.now() + 86_400_000 }));
+    const inFlight = client.post('/actions/batch', { items });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    child.kill('SIGTERM');
+    expect((await inFlight).status).toBe(201);
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+  });
+});
