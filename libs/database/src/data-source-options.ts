@@ -17,6 +17,6 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     // Fail fast instead of hanging when Postgres is unreachable.
-    extra: { connectionTimeoutMillis: 5000, max: 20 },
+    extra: { connectionTimeoutMillis: 2000, max: 20 },
   };
 }

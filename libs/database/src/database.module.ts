@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ActionsRepository } from './repositories/actions.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { HistoryRepository } from './repositories/history.repository';
+import { NonceRepository } from './repositories/nonce.repository';
 import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
 
@@ -22,7 +23,7 @@ import { ScheduleRepository } from './repositories/schedule.repository';
       }),
     }),
   ],
-  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, RetentionRepository, ScheduleRepository],
-  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, RetentionRepository, ScheduleRepository],
+  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, NonceRepository, RetentionRepository, ScheduleRepository],
+  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, NonceRepository, RetentionRepository, ScheduleRepository],
 })
 export class DatabaseModule {}

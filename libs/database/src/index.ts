@@ -12,3 +12,5 @@ export * from './repositories/execution.repository';
 export * from './repositories/hydrate';
 export * from './repositories/schedule.repository';
 export * from './repositories/retention.repository';
+export * from './database-unavailable';
+export * from './repositories/nonce.repository';

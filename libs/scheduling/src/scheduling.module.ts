@@ -26,7 +26,9 @@ export class SchedulingModule {
             // Producers fail fast when Redis is down; the reconciler queues the action later.
             connection: { ...redisOptionsFromUrl(config.redis.url), enableOfflineQueue: false },
             prefix: config.redis.queuePrefix,
-            defaultJobOptions: { attempts: 1, ...KEEP_FINISHED_JOBS },
+            // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
+            // when Postgres or Redis is unreachable, and is tried again as the outage passes.
+            defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
           }),
         }),
         BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),

@@ -6,10 +6,10 @@ export class SignatureError extends Error {
   }
 }
 
-/** The replay-protection store (Redis) did not answer; the request cannot be verified now. → 503 */
+/** Neither Redis nor Postgres answered for replay protection; the request cannot be verified now. → 503 */
 export class NonceStoreUnavailableError extends Error {
   constructor(cause: string) {
-    super(`Replay protection store (Redis) is unreachable; try again shortly (${cause})`);
+    super(`Replay protection is unavailable (Redis and Postgres unreachable); try again shortly (${cause})`);
     this.name = 'NonceStoreUnavailableError';
   }
 }

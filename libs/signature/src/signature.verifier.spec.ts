@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
+import { NonceRepository } from '@app/database';
 import { Clock } from '@app/scheduling';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
@@ -15,7 +16,8 @@ const config = {
 
 describe('SignatureVerifier (real Redis for nonces)', () => {
   const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1');
-  const verifier = new SignatureVerifier(config, new NonceStore(redis, `spec-${randomUUID()}`), { now: () => NOW } as Clock);
+  const unusedFallback = { accept: () => Promise.reject(new Error('Postgres is not used while Redis answers')) } as unknown as NonceRepository;
+  const verifier = new SignatureVerifier(config, new NonceStore(redis, `spec-${randomUUID()}`, unusedFallback), { now: () => NOW } as Clock);
   afterAll(() => redis.quit());
 
   const body = '{"action":"HTTP_REQUEST"}';

@@ -1,6 +1,8 @@
 import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
 import { useJsonBodies } from './body-parsers';
 import { useOpenApi } from './openapi';
+import { UnavailableExceptionFilter } from './unavailable-exception.filter';
 
 /** Everything main.ts does to the app besides listening; tests build the same app with it. */
 export function configureApiApp(app: INestApplication): void {
@@ -13,5 +15,6 @@ export function configureApiApp(app: INestApplication): void {
       stopAtFirstError: false,
     }),
   );
+  app.useGlobalFilters(new UnavailableExceptionFilter(app.get(HttpAdapterHost).httpAdapter));
   useOpenApi(app);
 }

@@ -8,7 +8,7 @@ const BATCH_SIZE = 1000;
 const MAX_BATCHES_PER_RUN = 20;
 export const RETENTION_INTERVAL_MS = 60_000;
 
-/** Deletes finished actions RETENTION_DAYS after they finished, and expired idempotency keys. */
+/** Deletes finished actions RETENTION_DAYS after they finished, expired idempotency keys and nonces. */
 @Injectable()
 export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RetentionLoop.name);
@@ -33,6 +33,7 @@ export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationS
   async purge(): Promise<{ actions: number; idempotencyKeys: number }> {
     const actions = await this.drain(() => this.retention.purgeFinishedActions(this.config.scheduling.retentionDays, BATCH_SIZE));
     const idempotencyKeys = await this.drain(() => this.retention.purgeExpiredIdempotencyKeys(BATCH_SIZE));
+    await this.drain(() => this.retention.purgeExpiredNonces(BATCH_SIZE));
     if (actions + idempotencyKeys > 0) this.logger.log(`Purged ${actions} finished action(s) and ${idempotencyKeys} expired idempotency key(s)`);
     return { actions, idempotencyKeys };
   }

@@ -62,6 +62,16 @@ export class InitialSchema1763870000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX idx_idempotency_keys_action ON idempotency_keys (action_id)`);
     await queryRunner.query(`CREATE INDEX idx_idempotency_keys_created ON idempotency_keys (created_at)`);
 
+    // Replay protection while Redis is unreachable: nonces accepted then, until they expire.
+    await queryRunner.query(`
+      CREATE TABLE accepted_nonces (
+        key_id varchar(64) NOT NULL,
+        nonce varchar(128) NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (key_id, nonce)
+      )`);
+    await queryRunner.query(`CREATE INDEX idx_accepted_nonces_expires ON accepted_nonces (expires_at)`);
+
     // How far ahead the promoter has queued PENDING actions into Redis (one row).
     await queryRunner.query(`
       CREATE TABLE scheduler_state (
@@ -73,6 +83,7 @@ export class InitialSchema1763870000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`DROP TABLE scheduler_state`);
+    await queryRunner.query(`DROP TABLE accepted_nonces`);
     await queryRunner.query(`DROP TABLE idempotency_keys`);
     await queryRunner.query(`DROP TABLE action_history`);
     await queryRunner.query(`DROP TABLE actions`);

@@ -33,6 +33,15 @@ export class RetentionRepository {
     );
   }
 
+  /** One batch of replay-protection nonces past their expiry. */
+  async purgeExpiredNonces(batchSize: number): Promise<number> {
+    return this.underLock(
+      `DELETE FROM accepted_nonces WHERE (key_id, nonce) IN (
+         SELECT key_id, nonce FROM accepted_nonces WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      [batchSize],
+    );
+  }
+
   /** Runs one DELETE if this instance gets the retention lock; returns the rows deleted (0 without the lock). */
   private underLock(sql: string, params: unknown[]): Promise<number> {
     return this.dataSource.transaction(async (manager) => {

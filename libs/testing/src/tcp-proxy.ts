@@ -1,0 +1,58 @@
+import { AddressInfo, Server, Socket, createConnection, createServer } from 'node:net';
+
+/**
+ * A TCP proxy on a free local port in front of a real service. `cut()` drops every
+ * connection and refuses new ones, as a network partition would, without stopping the
+ * service that other tests and developers share.
+ */
+export class TcpProxy {
+  private readonly sockets = new Set<Socket>();
+  private open = true;
+  private readonly server: Server;
+
+  constructor(private readonly targetHost: string, private readonly targetPort: number) {
+    this.server = createServer((client) => {
+      if (!this.open) return client.destroy();
+      const upstream = createConnection(this.targetPort, this.targetHost);
+      for (const socket of [client, upstream]) {
+        this.sockets.add(socket);
+        socket.on('close', () => this.sockets.delete(socket));
+        socket.on('error', () => socket.destroy());
+      }
+      client.pipe(upstream).pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+  }
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get port(): number {
+    return (this.server.address() as AddressInfo).port;
+  }
+
+  /** `url` with its host and port replaced by the proxy's. */
+  proxied(url: string): string {
+    const parsed = new URL(url);
+    parsed.hostname = '127.0.0.1';
+    parsed.port = String(this.port);
+    return parsed.toString();
+  }
+
+  cut(): void {
+    this.open = false;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  restore(): void {
+    this.open = true;
+  }
+
+  async stop(): Promise<void> {
+    this.cut();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
