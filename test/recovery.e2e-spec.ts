@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { queuedJobs } from './support/queue-state';
+import { emptyTables } from './support/fixtures';
+import { emptyQueues, queuedJobs } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
 /** Fast promoter settings so recovery shows within a test's patience. */
@@ -68,7 +69,25 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
     expect(Math.min(...futureCalls)).toBeGreaterThanOrEqual(later);
   });
 
-  it('actions beyond the horizon stay out of Redis until they enter it, then run on time', async () => {
+  it('10,000 actions due in a day add nothing to Redis; a longer horizon promotes them', async () => {
+    const keysBefore = await redis.dbsize();
+    for (let batch = 0; batch < 10; batch += 1) {
+      const items = Array.from({ length: 1000 }, () => httpAction(Date.now() + 86_400_000, '/backlog'));
+      expect((await api.client.post('/actions/batch', { items })).status).toBe(201);
+    }
+    worker = await startWorker({ env: FAST });
+    await waitUntil('a promoter tick', async () => (await api.db.query(`SELECT promoted_until > now() AS ticked FROM scheduler_state`))[0].ticked);
+    expect(await queuedJobs(api.app)).toBe(0);
+    expect(await redis.dbsize()).toBeLessThanOrEqual(keysBefore + 10); // queue bookkeeping only, nothing per action
+    await worker.close();
+
+    worker = await startWorker({ env: { ...FAST, SCHEDULE_HORIZON_MS: String(2 * 86_400_000) } });
+    await waitUntil('all 10,000 to be promoted', async () => (await queuedJobs(api.app)) === 10_000, 20_000);
+  });
+
+  it('actions beyond the horizon are promoted as they enter it, then run on time', async () => {
+    await emptyTables(api.db);
+    await emptyQueues(api.app);
     const farFuture = (await api.client.post('/actions/batch', { items: Array.from({ length: 200 }, () => httpAction(Date.now() + 86_400_000, '/far')) })).body.items;
     expect(await queuedJobs(api.app)).toBe(0);
     worker = await startWorker({ env: FAST });
