@@ -43,12 +43,12 @@ export class ActionsService {
     const input = await this.toNewAction(dto, 'data');
     const result = idempotencyKey
       ? await this.actions.createIdempotent(keyId, idempotencyKey, input)
-      : { created: true, action: (await this.actions.createMany([input]))[0] };
+      : { created: true, action: await this.actions.create(input) };
     if (result.created) await this.queues.enqueue([result.action]);
     return result;
   }
 
-  /** Validates every item first and names each bad one by index; then stores all in one transaction. */
+  /** Validates every item first and names each bad one by index; then stores all in one statement. */
   async createBatch(items: CreateActionDto[]): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { ALL_STATUSES, ActionStatus, TERMINAL_STATUSES } from '../entities/action-status';
 import { ActionEntity } from '../entities/action.entity';
 import { ActionChanges, ActionListFilter, ActionStats, NewAction } from './action-query.types';
-import { HistoryRepository } from './history.repository';
+import { GroupCommit } from './group-commit';
+import { appendHistorySql, HistoryRepository } from './history.repository';
 import { hydrate } from './hydrate';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
@@ -17,14 +17,21 @@ export type IdempotentCreate = { created: true; action: ActionEntity } | { creat
 /** Client-facing reads and writes of actions. Every state change is one conditional statement. */
 @Injectable()
 export class ActionsRepository {
+  private readonly singleCreates = new GroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly history: HistoryRepository,
   ) {}
 
   /** Stores actions and their creation history in one transaction: all or nothing. */
-  async createMany(actions: NewAction[]): Promise<ActionEntity[]> {
-    return this.dataSource.transaction((manager) => this.insert(manager, actions));
+  createMany(actions: NewAction[]): Promise<ActionEntity[]> {
+    return this.insert(this.dataSource, actions);
+  }
+
+  /** Stores one action; concurrent single creates share one statement (see GroupCommit). */
+  create(action: NewAction): Promise<ActionEntity> {
+    return this.singleCreates.submit(action);
   }
 
   /**
@@ -164,28 +171,37 @@ export class ActionsRepository {
     });
   }
 
-  private async insert(manager: EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
-    const repository = manager.getRepository(ActionEntity);
-    const entities = actions.map((a) =>
-      repository.create({
-        ...a,
-        status: ActionStatus.Pending,
-        nextAttemptAt: a.executionTime,
-        scheduleAnchor: a.executionTime,
-        occurrence: 1,
-        retryCount: 0,
-        lastError: null,
-        revision: 0,
-        finishedAt: null,
-      }),
+  /** Inserts the actions and their "created" history entries in one statement, whatever their number. */
+  private async insert(runner: DataSource | EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
+    const rows: Record<string, unknown>[] = await runner.query(
+      `WITH inserted AS (
+         INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata,
+                              repeat, frequency, execution_remainder, misfire_policy)
+         SELECT n.id, n.action, 'PENDING', n.at, n.at, n.at, n.data::jsonb, n.metadata::jsonb,
+                n.repeat, n.frequency, n.remainder, n.misfire
+         FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[], $4::text[], $5::text[],
+                     $6::boolean[], $7::varchar[], $8::integer[], $9::varchar[])
+           AS n(id, action, at, data, metadata, repeat, frequency, remainder, misfire)
+         RETURNING *
+       ), history AS (
+         ${appendHistorySql('inserted', { occurrence: 'occurrence', from: 'NULL', to: `'PENDING'`, attempt: '0', note: `'created'` })}
+       )
+       SELECT * FROM inserted`,
+      [
+        actions.map((a) => a.id),
+        actions.map((a) => a.action),
+        actions.map((a) => a.executionTime),
+        actions.map((a) => JSON.stringify(a.data)),
+        actions.map((a) => JSON.stringify(a.metadata)),
+        actions.map((a) => a.repeat),
+        actions.map((a) => a.frequency),
+        actions.map((a) => a.executionRemainder),
+        actions.map((a) => a.misfirePolicy),
+      ],
     );
-    // Chunked so a 1000-item batch stays under Postgres's bind-parameter limit.
-    for (let i = 0; i < entities.length; i += 500) await repository.insert(entities.slice(i, i + 500) as QueryDeepPartialEntity<ActionEntity>[]);
-    await this.history.append(
-      manager,
-      entities.map((action) => ({ action, from: null, to: ActionStatus.Pending, attempt: 0, note: 'created' })),
-    );
-    return entities;
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id as string, hydrate<ActionEntity>(metadata, row)]));
+    return actions.map((a) => byId.get(a.id)!);
   }
 }
 

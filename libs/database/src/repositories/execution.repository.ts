@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionStatus } from '../entities/action-status';
 import { ActionEntity } from '../entities/action.entity';
-import { HistoryRepository } from './history.repository';
+import { GroupCommit } from './group-commit';
+import { appendHistorySql } from './history.repository';
 import { hydrate } from './hydrate';
 
 /** Where an occurrence goes after a successful attempt. */
@@ -14,112 +15,192 @@ export type AfterSuccess =
 /** Where an occurrence goes after a failed attempt. */
 export type AfterFailure = { kind: 'retry'; dueAt: Date } | { kind: 'failed' };
 
+/** A claimed occurrence, and whether it was taken over from a worker that died mid-run. */
+export interface Claimed {
+  action: ActionEntity;
+  takenOver: boolean;
+}
+
+interface ClaimRequest {
+  id: string;
+  revision: number;
+  staleBefore: Date;
+}
+
+/** The columns an attempt's outcome sets, computed from the claimed row. */
+interface TargetState {
+  status: ActionStatus;
+  retryCount: number;
+  lastError: string | null;
+  finished: boolean;
+  occurrence: number;
+  executionRemainder: number | null;
+  executionTime: Date;
+  nextAttemptAt: Date;
+  revision: number;
+}
+
+interface Transition {
+  action: ActionEntity;
+  target: TargetState;
+  note: string | null;
+}
+
+const TAKEN_OVER_NOTE = 'previous attempt was interrupted (worker lost); running it again';
+
 /**
- * The worker's state changes. Each is one conditional statement (plus its history entry in
- * the same transaction), so two workers racing for one occurrence resolve in Postgres.
+ * The worker's state changes. Each is one conditional statement that writes the row and its
+ * history entry together, so two workers racing for one occurrence resolve in Postgres.
+ * Concurrent jobs share statements (GroupCommit): rows are locked in id order, so batches
+ * running side by side on several workers cannot deadlock.
  */
 @Injectable()
 export class ExecutionRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly history: HistoryRepository,
-  ) {}
+  private readonly claims = new GroupCommit<ClaimRequest, Claimed | null>((requests) => this.claimMany(requests));
+  private readonly transitions = new GroupCommit<Transition, ActionEntity | null>((changes) => this.transitionMany(changes));
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
    * PENDING → IN_PROGRESS for exactly this revision. Also takes over an IN_PROGRESS claim
    * older than `staleBefore`: its worker died mid-run and the queue re-delivered the job.
    * Returns null when someone else has it, or the job is stale.
    */
-  async claim(id: string, revision: number, staleBefore: Date): Promise<{ action: ActionEntity; takenOver: boolean } | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [rows]: [Record<string, unknown>[]] = await manager.query(
-        `UPDATE actions SET status = 'IN_PROGRESS', updated_at = clock_timestamp()
-         WHERE id = $1 AND revision = $2
-           AND (status = 'PENDING' OR (status = 'IN_PROGRESS' AND updated_at < $3))
-         RETURNING *, (SELECT status FROM actions WHERE id = $1) AS previous_status`, // subquery sees the row before the update
-        [id, revision, staleBefore],
-      );
-      if (rows.length === 0) return null;
-      const action = hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), rows[0]);
-      const takenOver = rows[0].previous_status === ActionStatus.InProgress;
-      await this.history.append(manager, [
-        {
-          action,
-          from: takenOver ? ActionStatus.InProgress : ActionStatus.Pending,
-          to: ActionStatus.InProgress,
-          attempt: action.retryCount + 1,
-          note: takenOver ? 'previous attempt was interrupted (worker lost); running it again' : null,
-        },
-      ]);
-      return { action, takenOver };
-    });
+  claim(id: string, revision: number, staleBefore: Date): Promise<Claimed | null> {
+    return this.claims.submit({ id, revision, staleBefore });
   }
 
   /** IN_PROGRESS → COMPLETED, or → PENDING for the next occurrence of a repeating action. */
-  async recordSuccess(action: ActionEntity, note: string | null, next: AfterSuccess): Promise<ActionEntity | null> {
-    const attempt = action.retryCount + 1;
+  recordSuccess(action: ActionEntity, note: string | null, next: AfterSuccess): Promise<ActionEntity | null> {
+    const base = { ...stateOf(action), retryCount: 0, lastError: null };
     if (next.kind === 'completed') {
-      return this.transition(action, ActionStatus.Completed, attempt, note, {
-        sql: `status = 'COMPLETED', retry_count = 0, last_error = NULL, finished_at = now(),
-              execution_remainder = CASE WHEN repeat THEN 0 ELSE execution_remainder END`,
-        params: [],
-      });
+      const executionRemainder = action.repeat ? 0 : action.executionRemainder;
+      return this.transitions.submit({ action, note, target: { ...base, status: ActionStatus.Completed, finished: true, executionRemainder } });
     }
-    const fullNote = [note, next.catchUpNote].filter(Boolean).join('; ') || null;
-    return this.transition(action, ActionStatus.Pending, attempt, fullNote, {
-      sql: `status = 'PENDING', retry_count = 0, last_error = NULL, occurrence = occurrence + 1,
-            execution_remainder = execution_remainder - 1, execution_time = $P1, next_attempt_at = $P1,
-            revision = revision + 1`,
-      params: [next.executionTime],
-    });
+    const target: TargetState = {
+      ...base,
+      status: ActionStatus.Pending,
+      occurrence: action.occurrence + 1,
+      executionRemainder: action.executionRemainder === null ? null : action.executionRemainder - 1,
+      executionTime: next.executionTime,
+      nextAttemptAt: next.executionTime,
+      revision: action.revision + 1,
+    };
+    return this.transitions.submit({ action, target, note: [note, next.catchUpNote].filter(Boolean).join('; ') || null });
   }
 
   /** IN_PROGRESS → PENDING (retry after a delay, same occurrence) or → FAILED. */
-  async recordFailure(action: ActionEntity, error: string, next: AfterFailure): Promise<ActionEntity | null> {
-    const attempt = action.retryCount + 1;
-    if (next.kind === 'failed') {
-      return this.transition(action, ActionStatus.Failed, attempt, error, {
-        sql: `status = 'FAILED', retry_count = retry_count + 1, last_error = $P1, finished_at = now()`,
-        params: [error],
-      });
-    }
-    return this.transition(action, ActionStatus.Pending, attempt, error, {
-      sql: `status = 'PENDING', retry_count = retry_count + 1, last_error = $P1, next_attempt_at = $P2, revision = revision + 1`,
-      params: [error, next.dueAt],
-    });
+  recordFailure(action: ActionEntity, error: string, next: AfterFailure): Promise<ActionEntity | null> {
+    const base = { ...stateOf(action), retryCount: action.retryCount + 1, lastError: error };
+    const target: TargetState =
+      next.kind === 'failed'
+        ? { ...base, status: ActionStatus.Failed, finished: true }
+        : { ...base, status: ActionStatus.Pending, nextAttemptAt: next.dueAt, revision: action.revision + 1 };
+    return this.transitions.submit({ action, target, note: error });
   }
 
   /** IN_PROGRESS → NO_ACTION: no fulfillment exists for the type; visible, and not retried. */
-  async recordNoAction(action: ActionEntity, note: string): Promise<ActionEntity | null> {
-    return this.transition(action, ActionStatus.NoAction, action.retryCount + 1, note, {
-      sql: `status = 'NO_ACTION', last_error = $P1, finished_at = now()`,
-      params: [note],
+  recordNoAction(action: ActionEntity, note: string): Promise<ActionEntity | null> {
+    return this.transitions.submit({ action, note, target: { ...stateOf(action), status: ActionStatus.NoAction, lastError: note, finished: true } });
+  }
+
+  private async claimMany(requests: ClaimRequest[]): Promise<(Claimed | null)[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH requested AS (
+         SELECT * FROM unnest($1::uuid[], $2::integer[], $3::timestamptz[]) AS r(id, revision, stale_before)
+       ), claimable AS (
+         SELECT a.id, a.status AS previous_status FROM actions a JOIN requested r ON a.id = r.id AND a.revision = r.revision
+         WHERE a.status = 'PENDING' OR (a.status = 'IN_PROGRESS' AND a.updated_at < r.stale_before)
+         ORDER BY a.id FOR UPDATE OF a
+       ), claimed AS (
+         UPDATE actions a SET status = 'IN_PROGRESS', updated_at = clock_timestamp()
+         FROM (SELECT DISTINCT id, previous_status FROM claimable) c WHERE a.id = c.id
+         RETURNING a.*, c.previous_status
+       ), history AS (
+         ${appendHistorySql('claimed', {
+           occurrence: 'occurrence',
+           from: 'previous_status',
+           to: `'IN_PROGRESS'`,
+           attempt: 'retry_count + 1',
+           note: `CASE WHEN previous_status = 'IN_PROGRESS' THEN '${TAKEN_OVER_NOTE}' END`,
+         })}
+       )
+       SELECT * FROM claimed`,
+      [requests.map((r) => r.id), requests.map((r) => r.revision), requests.map((r) => r.staleBefore)],
+    );
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byKey = new Map(rows.map((row) => [`${row.id}/${row.revision}`, row]));
+    return requests.map((request) => {
+      // A job queued twice in one batch claims once: the first request takes the row.
+      const key = `${request.id}/${request.revision}`;
+      const row = byKey.get(key);
+      if (!row) return null;
+      byKey.delete(key);
+      return { action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === ActionStatus.InProgress };
     });
   }
 
-  /**
-   * One conditional update from IN_PROGRESS of this revision, plus its history entry. `$P1…`
-   * in `change.sql` are the change's own parameters, numbered after the fixed ones.
-   */
-  private async transition(
-    action: ActionEntity,
-    to: ActionStatus,
-    attempt: number,
-    note: string | null,
-    change: { sql: string; params: unknown[] },
-  ): Promise<ActionEntity | null> {
-    const fixed = [action.id, action.revision];
-    const sql = change.sql.replace(/\$P(\d)/g, (_, n: string) => `$${fixed.length + Number(n)}`);
-    return this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query(
-        `UPDATE actions SET ${sql}, updated_at = clock_timestamp()
-         WHERE id = $1 AND revision = $2 AND status = 'IN_PROGRESS' RETURNING *`,
-        [...fixed, ...change.params],
-      );
-      if (rows.length === 0) return null;
-      // History records the occurrence that ran, not the one that comes next.
-      await this.history.append(manager, [{ action, from: ActionStatus.InProgress, to, attempt, note }]);
-      return hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), rows[0]);
+  /** Applies each outcome if its row is still the claimed revision IN_PROGRESS; history records the occurrence that ran. */
+  private async transitionMany(changes: Transition[]): Promise<(ActionEntity | null)[]> {
+    const column = <T>(pick: (change: Transition) => T) => changes.map(pick);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH target AS (
+         SELECT * FROM unnest($1::uuid[], $2::integer[], $3::varchar[], $4::integer[], $5::text[], $6::boolean[], $7::integer[],
+                              $8::integer[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[], $13::integer[], $14::text[])
+           AS t(id, from_revision, status, retry_count, last_error, finished, occurrence, execution_remainder, execution_time,
+                next_attempt_at, revision, ran_occurrence, ran_attempt, note)
+       ), locked AS (
+         SELECT a.id FROM actions a JOIN target t ON a.id = t.id AND a.revision = t.from_revision
+         WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
+       ), changed AS (
+         UPDATE actions a SET status = t.status, retry_count = t.retry_count, last_error = t.last_error,
+           finished_at = CASE WHEN t.finished THEN now() END, occurrence = t.occurrence,
+           execution_remainder = t.execution_remainder, execution_time = t.execution_time,
+           next_attempt_at = t.next_attempt_at, revision = t.revision, updated_at = clock_timestamp()
+         FROM target t WHERE a.id = t.id AND a.id IN (SELECT id FROM locked)
+         RETURNING a.*, t.ran_occurrence, t.ran_attempt, t.note
+       ), history AS (
+         ${appendHistorySql('changed', { occurrence: 'ran_occurrence', from: `'IN_PROGRESS'`, to: 'status', attempt: 'ran_attempt', note: 'note' })}
+       )
+       SELECT * FROM changed`,
+      [
+        column((c) => c.action.id),
+        column((c) => c.action.revision),
+        column((c) => c.target.status),
+        column((c) => c.target.retryCount),
+        column((c) => c.target.lastError),
+        column((c) => c.target.finished),
+        column((c) => c.target.occurrence),
+        column((c) => c.target.executionRemainder),
+        column((c) => c.target.executionTime),
+        column((c) => c.target.nextAttemptAt),
+        column((c) => c.target.revision),
+        column((c) => c.action.occurrence),
+        column((c) => c.action.retryCount + 1),
+        column((c) => c.note),
+      ],
+    );
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    return changes.map((change) => {
+      const row = byId.get(change.action.id);
+      byId.delete(change.action.id);
+      return row ? hydrate<ActionEntity>(metadata, row) : null;
     });
   }
+}
+
+/** The claimed row's columns as they stand; each outcome overrides what it changes. */
+function stateOf(action: ActionEntity): TargetState {
+  return {
+    status: action.status,
+    retryCount: action.retryCount,
+    lastError: action.lastError,
+    finished: false,
+    occurrence: action.occurrence,
+    executionRemainder: action.executionRemainder,
+    executionTime: action.executionTime,
+    nextAttemptAt: action.nextAttemptAt,
+    revision: action.revision,
+  };
 }

@@ -13,6 +13,24 @@ export interface HistoryEntry {
   note: string | null;
 }
 
+/** SQL expressions for one history entry per row of a source; each is evaluated against that row. */
+export interface HistoryColumnsSql {
+  occurrence: string;
+  from: string;
+  to: string;
+  attempt: string;
+  note: string;
+}
+
+/**
+ * An `INSERT` appending one entry per row of `source` (a CTE of the same statement, with an
+ * `id` column), so that a state change and its history are written by one atomic statement.
+ */
+export function appendHistorySql(source: string, columns: HistoryColumnsSql): string {
+  return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+    SELECT id, ${columns.occurrence}, ${columns.from}, ${columns.to}, ${columns.attempt}, ${columns.note}, clock_timestamp() FROM ${source}`;
+}
+
 /** The append-only lifecycle log of actions. */
 @Injectable()
 export class HistoryRepository {

@@ -1,0 +1,51 @@
+import { isDatabaseUnavailable } from '../database-unavailable';
+
+interface Waiting<I, O> {
+  item: I;
+  resolve: (output: O) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Writes concurrent requests together: while one batch is in flight, new requests wait and go
+ * out as the next batch, in one statement. An idle system writes each request at once; a busy
+ * one pays one round trip and one commit for many. `write` returns one output per item, in order.
+ *
+ * When a batch fails on anything but an outage, its items are retried one by one, so one bad
+ * item (or a deadlock with a neighbour) fails only itself.
+ */
+export class GroupCommit<I, O> {
+  private waiting: Waiting<I, O>[] = [];
+  private writing = false;
+
+  constructor(
+    private readonly write: (items: I[]) => Promise<O[]>,
+    private readonly maxBatch = 500,
+  ) {}
+
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.waiting.push({ item, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    while (this.waiting.length > 0) await this.writeBatch(this.waiting.splice(0, this.maxBatch));
+    this.writing = false;
+  }
+
+  private async writeBatch(batch: Waiting<I, O>[]): Promise<void> {
+    try {
+      const outputs = await this.write(batch.map((w) => w.item));
+      batch.forEach((w, i) => w.resolve(outputs[i]));
+    } catch (error) {
+      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+        for (const w of batch) w.reject(error);
+        return;
+      }
+      for (const w of batch) await this.writeBatch([w]);
+    }
+  }
+}
