@@ -1,0 +1,57 @@
+import { waitUntil } from '@app/testing';
+import { percentile, withMachineCpu } from '../harness';
+import { System } from './systems';
+
+export interface LagFigures {
+  count: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  early: number;
+}
+
+/** Time to schedule `count` jobs before the first is due. */
+const leadMs = (count: number) => 2000 + count / 4;
+
+function lagFigures(lags: number[]): LagFigures {
+  const sorted = [...lags].sort((a, b) => a - b);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return {
+    count: sorted.length,
+    p50Ms: round(percentile(sorted, 50)),
+    p95Ms: round(percentile(sorted, 95)),
+    p99Ms: round(percentile(sorted, 99)),
+    maxMs: round(sorted[sorted.length - 1]),
+    early: sorted.filter((lag) => lag < 0).length,
+  };
+}
+
+/** `count` jobs due uniformly over `spreadMs`: how late each one starts. */
+export async function firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<LagFigures> {
+  const running = await system.start(workers);
+  try {
+    const start = Date.now() + leadMs(count);
+    await running.schedule(Array.from({ length: count }, (_, i) => Math.round(start + (i * spreadMs) / count)));
+    await waitUntil(`${system.name}: every job run`, async () => (await running.finished()) >= count, spreadMs + 120_000, 200);
+    return lagFigures(await running.lags());
+  } finally {
+    await running.stop();
+  }
+}
+
+/** `count` jobs due at one instant: jobs run per second until the last has run, and the machine's CPU use meanwhile. */
+export async function throughput(system: System, workers: number, count: number): Promise<{ jobsPerSec: number; machineCpuPercent: number }> {
+  const running = await system.start(workers);
+  try {
+    const due = Date.now() + leadMs(count);
+    await running.schedule(Array(count).fill(due));
+    await waitUntil('the due time', () => Date.now() >= due, 600_000, 5);
+    const { machineCpuPercent } = await withMachineCpu(() =>
+      waitUntil(`${system.name}: every job run`, async () => (await running.finished()) >= count, 600_000, 50),
+    );
+    return { jobsPerSec: Math.round(count / ((Date.now() - due) / 1000)), machineCpuPercent };
+  } finally {
+    await running.stop();
+  }
+}

@@ -1,0 +1,90 @@
+import { BaselineWorkers } from '../baselines/baseline-process';
+import { PG_BOSS_SETTINGS, producePgBossJobs, resetPgBoss } from '../baselines/pg-boss';
+import { obliterateRawJobs, produceRawJobs } from '../baselines/raw-bullmq';
+import { BENCH_NOOP } from '../apps/noop-action-type';
+import { BenchClient } from '../bench-client';
+import { BENCH_ENV, BenchProcess, startWorkers, Stores } from '../harness';
+
+/** Workers of one scheduler, running: schedule no-op jobs, then watch them run. */
+export interface RunningSystem {
+  schedule(dueTimes: number[]): Promise<void>;
+  /** How many of the scheduled jobs have run. */
+  finished(): Promise<number>;
+  /** Processing start − due time of each job that ran, in ms. */
+  lags(): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+/** A scheduler under test: a clean slate, then N worker processes. */
+export interface System {
+  name: string;
+  settings?: object;
+  start(workers: number): Promise<RunningSystem>;
+}
+
+/** Punctual: the real API (already running) and N real worker processes; BENCH_NOOP actions. */
+export function punctual(client: BenchClient, stores: Stores): System {
+  return {
+    name: 'Punctual',
+    async start(count) {
+      await stores.reset();
+      const workers: BenchProcess[] = await startWorkers(count);
+      return {
+        async schedule(dueTimes) {
+          for (let from = 0; from < dueTimes.length; from += 1000) {
+            const items = dueTimes.slice(from, from + 1000).map((due) => ({ action: BENCH_NOOP.type, executionTime: due, data: {} }));
+            const response = await client.post('/actions/batch', { items });
+            if (response.status !== 201) throw new Error(`batch create answered ${response.status}: ${JSON.stringify(response.body)}`);
+          }
+        },
+        async finished() {
+          return (await stores.db.query(`SELECT count(*)::int AS n FROM actions WHERE status = 'COMPLETED'`)).rows[0].n;
+        },
+        // The claim (PENDING → IN_PROGRESS) is written just before the fulfillment starts.
+        async lags() {
+          const { rows } = await stores.db.query(
+            `SELECT (extract(epoch FROM h.at - a.execution_time) * 1000)::float AS lag
+             FROM action_history h JOIN actions a ON a.id = h.action_id WHERE h.to_status = 'IN_PROGRESS'`,
+          );
+          return rows.map((r) => r.lag);
+        },
+        stop: async () => void (await Promise.all(workers.map((w) => w.stop()))),
+      };
+    },
+  };
+}
+
+function baseline(name: string, script: string, produce: (due: number[]) => Promise<void>, purge: () => Promise<void>, settings?: object): System {
+  return {
+    name,
+    settings,
+    async start(count) {
+      await purge();
+      const workers = await BaselineWorkers.start(script, count, BENCH_ENV);
+      return {
+        schedule: produce,
+        finished: async () => workers.lags.length,
+        lags: async () => workers.lags,
+        stop: () => workers.stop(),
+      };
+    },
+  };
+}
+
+/** BullMQ alone: the ceiling, no Postgres. */
+export const rawBullmq = baseline(
+  'raw BullMQ',
+  'raw-bullmq.ts',
+  (due) => produceRawJobs(BENCH_ENV.REDIS_URL, due),
+  () => obliterateRawJobs(BENCH_ENV.REDIS_URL),
+  { concurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
+);
+
+/** pg-boss: a Postgres-only queue. */
+export const pgBoss = baseline(
+  'pg-boss',
+  'pg-boss.ts',
+  (due) => producePgBossJobs(BENCH_ENV.DATABASE_URL, due),
+  () => resetPgBoss(BENCH_ENV.DATABASE_URL),
+  PG_BOSS_SETTINGS,
+);
