@@ -7,9 +7,25 @@ import { ActionChanges, ActionListFilter, ActionStats, NewAction } from './actio
 import { GroupCommit } from './group-commit';
 import { appendHistorySql, HistoryRepository } from './history.repository';
 import { hydrate } from './hydrate';
+import { preparedQuery } from './prepared-query';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
 const IDEMPOTENCY_TTL = '24 hours';
+
+/** Inserts actions (one array per column) and their "created" history entries. */
+const INSERT_ACTIONS_SQL = `WITH inserted AS (
+  INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata,
+                       repeat, frequency, execution_remainder, misfire_policy)
+  SELECT n.id, n.action, 'PENDING', n.at, n.at, n.at, n.data::jsonb, n.metadata::jsonb,
+         n.repeat, n.frequency, n.remainder, n.misfire
+  FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[], $4::text[], $5::text[],
+              $6::boolean[], $7::varchar[], $8::integer[], $9::varchar[])
+    AS n(id, action, at, data, metadata, repeat, frequency, remainder, misfire)
+  RETURNING *
+), history AS (
+  ${appendHistorySql('inserted', { occurrence: 'occurrence', from: 'NULL', to: `'PENDING'`, attempt: '0', note: `'created'` })}
+)
+SELECT * FROM inserted`;
 
 /** Outcome of a create that carried an `Idempotency-Key`. */
 export type IdempotentCreate = { created: true; action: ActionEntity } | { created: false; action: ActionEntity };
@@ -171,34 +187,24 @@ export class ActionsRepository {
     });
   }
 
-  /** Inserts the actions and their "created" history entries in one statement, whatever their number. */
+  /**
+   * Inserts the actions and their "created" history entries in one statement, whatever their
+   * number; inside the caller's transaction when given one.
+   */
   private async insert(runner: DataSource | EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
-    const rows: Record<string, unknown>[] = await runner.query(
-      `WITH inserted AS (
-         INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata,
-                              repeat, frequency, execution_remainder, misfire_policy)
-         SELECT n.id, n.action, 'PENDING', n.at, n.at, n.at, n.data::jsonb, n.metadata::jsonb,
-                n.repeat, n.frequency, n.remainder, n.misfire
-         FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[], $4::text[], $5::text[],
-                     $6::boolean[], $7::varchar[], $8::integer[], $9::varchar[])
-           AS n(id, action, at, data, metadata, repeat, frequency, remainder, misfire)
-         RETURNING *
-       ), history AS (
-         ${appendHistorySql('inserted', { occurrence: 'occurrence', from: 'NULL', to: `'PENDING'`, attempt: '0', note: `'created'` })}
-       )
-       SELECT * FROM inserted`,
-      [
-        actions.map((a) => a.id),
-        actions.map((a) => a.action),
-        actions.map((a) => a.executionTime),
-        actions.map((a) => JSON.stringify(a.data)),
-        actions.map((a) => JSON.stringify(a.metadata)),
-        actions.map((a) => a.repeat),
-        actions.map((a) => a.frequency),
-        actions.map((a) => a.executionRemainder),
-        actions.map((a) => a.misfirePolicy),
-      ],
-    );
+    const values = [
+      actions.map((a) => a.id),
+      actions.map((a) => a.action),
+      actions.map((a) => a.executionTime),
+      actions.map((a) => JSON.stringify(a.data)),
+      actions.map((a) => JSON.stringify(a.metadata)),
+      actions.map((a) => a.repeat),
+      actions.map((a) => a.frequency),
+      actions.map((a) => a.executionRemainder),
+      actions.map((a) => a.misfirePolicy),
+    ];
+    const rows: Record<string, unknown>[] =
+      runner instanceof DataSource ? await preparedQuery(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values) : await runner.query(INSERT_ACTIONS_SQL, values);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id as string, hydrate<ActionEntity>(metadata, row)]));
     return actions.map((a) => byId.get(a.id)!);

@@ -6,6 +6,7 @@ import { ActionEntity } from '../entities/action.entity';
 import { GroupCommit } from './group-commit';
 import { appendHistorySql } from './history.repository';
 import { hydrate } from './hydrate';
+import { preparedQuery } from './prepared-query';
 
 /** Where an occurrence goes after a successful attempt. */
 export type AfterSuccess =
@@ -105,7 +106,9 @@ export class ExecutionRepository {
   }
 
   private async claimMany(requests: ClaimRequest[]): Promise<(Claimed | null)[]> {
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows = await preparedQuery(
+      this.dataSource,
+      'punctual_claim',
       `WITH requested AS (
          SELECT * FROM unnest($1::uuid[], $2::integer[], $3::timestamptz[]) AS r(id, revision, stale_before)
        ), claimable AS (
@@ -143,21 +146,23 @@ export class ExecutionRepository {
   /** Applies each outcome if its row is still the claimed revision IN_PROGRESS; history records the occurrence that ran. */
   private async transitionMany(changes: Transition[]): Promise<(ActionEntity | null)[]> {
     const column = <T>(pick: (change: Transition) => T) => changes.map(pick);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
+    const rows = await preparedQuery(
+      this.dataSource,
+      'punctual_transition',
       `WITH target AS (
          SELECT * FROM unnest($1::uuid[], $2::integer[], $3::varchar[], $4::integer[], $5::text[], $6::boolean[], $7::integer[],
                               $8::integer[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[], $13::integer[], $14::text[])
            AS t(id, from_revision, status, retry_count, last_error, finished, occurrence, execution_remainder, execution_time,
                 next_attempt_at, revision, ran_occurrence, ran_attempt, note)
        ), locked AS (
-         SELECT a.id FROM actions a JOIN target t ON a.id = t.id AND a.revision = t.from_revision
+         SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.revision = t.from_revision
          WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
        ), changed AS (
          UPDATE actions a SET status = t.status, retry_count = t.retry_count, last_error = t.last_error,
            finished_at = CASE WHEN t.finished THEN now() END, occurrence = t.occurrence,
            execution_remainder = t.execution_remainder, execution_time = t.execution_time,
            next_attempt_at = t.next_attempt_at, revision = t.revision, updated_at = clock_timestamp()
-         FROM target t WHERE a.id = t.id AND a.id IN (SELECT id FROM locked)
+         FROM locked t WHERE a.id = t.id
          RETURNING a.*, t.ran_occurrence, t.ran_attempt, t.note
        ), history AS (
          ${appendHistorySql('changed', { occurrence: 'ran_occurrence', from: `'IN_PROGRESS'`, to: 'status', attempt: 'ran_attempt', note: 'note' })}
