@@ -64,7 +64,9 @@ export class ActionQueues {
           group.map((action) => ({
             name: type,
             data: { actionId: action.id, revision: action.revision },
-            opts: { jobId: jobIdFor(action), delay: Math.max(0, action.nextAttemptAt.getTime() - now) },
+            // BullMQ runs a job at timestamp + delay. Both come from one clock reading, or a large
+            // batch would run late by the time it takes to build its jobs.
+            opts: { jobId: jobIdFor(action), timestamp: now, delay: Math.max(0, action.nextAttemptAt.getTime() - now) },
           })),
         );
       }),
