@@ -9,20 +9,10 @@ import { migrate } from '@app/database';
 import { waitUntil } from '@app/testing';
 import { BENCH_NOOP } from './apps/noop-action-type';
 import { BenchClient } from './bench-client';
+import { BENCH_ENV } from './bench-env';
+import { track } from './child-processes';
 
 const ROOT = join(__dirname, '..');
-
-/** The benchmark's own database, Redis database and key prefix: never a developer's data. */
-export const BENCH_ENV = {
-  DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punctual_bench',
-  REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2',
-  QUEUE_PREFIX: 'punctual-bench',
-  API_KEYS: 'bench:bench-secret-0123456789',
-  ADMIN_PASSWORD: 'bench-admin-password',
-  NODE_ENV: 'production',
-  WORKER_CONCURRENCY: '50',
-  PROMOTE_INTERVAL_MS: '1000',
-};
 
 const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
 
@@ -36,11 +26,13 @@ export class BenchProcess {
 
   constructor(app: 'api' | 'worker', env: Record<string, string> = {}) {
     const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
-    this.child = spawn(process.execPath, [...flags, join(ROOT, 'dist', 'bench', 'apps', `${app}.js`)], {
-      cwd: ROOT,
-      env: { ...process.env, ...BENCH_ENV, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    this.child = track(
+      spawn(process.execPath, [...flags, join(ROOT, 'dist', 'bench', 'apps', `${app}.js`)], {
+        cwd: ROOT,
+        env: { ...process.env, ...BENCH_ENV, LOG_LEVEL: 'warn', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    );
     const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000));
     this.child.stdout!.on('data', keep);
     this.child.stderr!.on('data', keep);

@@ -1,6 +1,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { waitUntil } from '@app/testing';
+import { track } from '../child-processes';
 
 /**
  * Inside a baseline worker process: collects the lag (processing start − due time) of each
@@ -38,10 +39,12 @@ export class BaselineWorkers {
   }
 
   private async spawn(script: string, env: Record<string, string>): Promise<void> {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(__dirname, script)], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = track(
+      spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(__dirname, script)], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     this.children.push(child);
     let ready = false;
     let pending = '';

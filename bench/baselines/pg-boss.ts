@@ -5,13 +5,14 @@
  */
 import { Client } from 'pg';
 import PgBoss from 'pg-boss';
+import { BENCH_ENV } from '../bench-env';
 import { LagReporter } from './baseline-process';
 
 const QUEUE = 'pgboss-baseline';
 const SCHEMA = 'pgboss_bench';
 
 /** pg-boss's settings in this benchmark, printed beside its figures. */
-export const PG_BOSS_SETTINGS = { version: '10.x', batchSize: 100, refetchAfterFullBatch: true, pollingIntervalMs: 500 };
+export const PG_BOSS_SETTINGS = { version: '10.x', batchSize: Number(BENCH_ENV.WORKER_CONCURRENCY), refetchAfterFullBatch: true, pollingIntervalMs: 500 };
 
 async function boss(databaseUrl: string): Promise<PgBoss> {
   const instance = new PgBoss({ connectionString: databaseUrl, schema: SCHEMA, supervise: false, schedule: false });

@@ -11,10 +11,11 @@ const PREFIX = 'bench-raw';
 
 export async function produceRawJobs(redisUrl: string, dueTimes: number[]): Promise<void> {
   const queue = new Queue(QUEUE, { connection: redisOptionsFromUrl(redisUrl), prefix: PREFIX });
-  const now = Date.now();
   for (let from = 0; from < dueTimes.length; from += 1000) {
+    // BullMQ runs a job at timestamp + delay: both from one clock reading, so the due time is exact.
+    const timestamp = Date.now();
     await queue.addBulk(
-      dueTimes.slice(from, from + 1000).map((due) => ({ name: 'noop', data: { due }, opts: { delay: Math.max(0, due - now), removeOnComplete: true } })),
+      dueTimes.slice(from, from + 1000).map((due) => ({ name: 'noop', data: { due }, opts: { timestamp, delay: Math.max(0, due - timestamp), removeOnComplete: true } })),
     );
   }
   await queue.close();

@@ -1,6 +1,9 @@
 import { waitUntil } from '@app/testing';
 import { percentile, withMachineCpu } from '../harness';
-import { System } from './systems';
+import { RunningSystem, System } from './systems';
+
+/** Jobs run right after the workers start and before measuring: connections opened, code warmed up. */
+const WARM_UP_JOBS = 1000;
 
 export interface LagFigures {
   count: number;
@@ -27,9 +30,17 @@ function lagFigures(lags: number[]): LagFigures {
   };
 }
 
+async function startWarm(system: System, workers: number): Promise<RunningSystem> {
+  const running = await system.start(workers);
+  await running.schedule(Array(WARM_UP_JOBS).fill(Date.now()));
+  await waitUntil(`${system.name}: warm-up`, async () => (await running.finished()) >= WARM_UP_JOBS, 60_000, 50);
+  await running.forget();
+  return running;
+}
+
 /** `count` jobs due uniformly over `spreadMs`: how late each one starts. */
 export async function firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<LagFigures> {
-  const running = await system.start(workers);
+  const running = await startWarm(system, workers);
   try {
     const start = Date.now() + leadMs(count);
     await running.schedule(Array.from({ length: count }, (_, i) => Math.round(start + (i * spreadMs) / count)));
@@ -42,7 +53,7 @@ export async function firingPrecision(system: System, workers: number, count: nu
 
 /** `count` jobs due at one instant: jobs run per second until the last has run, and the machine's CPU use meanwhile. */
 export async function throughput(system: System, workers: number, count: number): Promise<{ jobsPerSec: number; machineCpuPercent: number }> {
-  const running = await system.start(workers);
+  const running = await startWarm(system, workers);
   try {
     const due = Date.now() + leadMs(count);
     await running.schedule(Array(count).fill(due));

@@ -3,7 +3,8 @@ import { PG_BOSS_SETTINGS, producePgBossJobs, resetPgBoss } from '../baselines/p
 import { obliterateRawJobs, produceRawJobs } from '../baselines/raw-bullmq';
 import { BENCH_NOOP } from '../apps/noop-action-type';
 import { BenchClient } from '../bench-client';
-import { BENCH_ENV, BenchProcess, startWorkers, Stores } from '../harness';
+import { BENCH_ENV } from '../bench-env';
+import { BenchProcess, startWorkers, Stores } from '../harness';
 
 /** Workers of one scheduler, running: schedule no-op jobs, then watch them run. */
 export interface RunningSystem {
@@ -12,6 +13,8 @@ export interface RunningSystem {
   finished(): Promise<number>;
   /** Processing start − due time of each job that ran, in ms. */
   lags(): Promise<number[]>;
+  /** Forgets the jobs run so far (the warm-up), so `finished` and `lags` count from zero. */
+  forget(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -26,6 +29,7 @@ export interface System {
 export function punctual(client: BenchClient, stores: Stores): System {
   return {
     name: 'Punctual',
+    settings: { workerConcurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
     async start(count) {
       await stores.reset();
       const workers: BenchProcess[] = await startWorkers(count);
@@ -48,6 +52,7 @@ export function punctual(client: BenchClient, stores: Stores): System {
           );
           return rows.map((r) => r.lag);
         },
+        forget: async () => void (await stores.db.query(`TRUNCATE actions, action_history, idempotency_keys`)),
         stop: async () => void (await Promise.all(workers.map((w) => w.stop()))),
       };
     },
@@ -65,6 +70,7 @@ function baseline(name: string, script: string, produce: (due: number[]) => Prom
         schedule: produce,
         finished: async () => workers.lags.length,
         lags: async () => workers.lags,
+        forget: async () => void workers.lags.splice(0),
         stop: () => workers.stop(),
       };
     },
