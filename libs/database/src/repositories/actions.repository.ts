@@ -8,19 +8,30 @@ import { GroupCommit } from './group-commit';
 import { appendHistorySql, HistoryRepository } from './history.repository';
 import { hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
+import { UnnestColumns } from './unnest-columns';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
 const IDEMPOTENCY_TTL = '24 hours';
 
-/** Inserts actions (one array per column) and their "created" history entries. */
+const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
+  ['id', 'uuid', (a) => a.id],
+  ['action', 'varchar', (a) => a.action],
+  ['at', 'timestamptz', (a) => a.executionTime],
+  ['data', 'text', (a) => JSON.stringify(a.data)],
+  ['metadata', 'text', (a) => JSON.stringify(a.metadata)],
+  ['repeat', 'boolean', (a) => a.repeat],
+  ['frequency', 'varchar', (a) => a.frequency],
+  ['remainder', 'integer', (a) => a.executionRemainder],
+  ['misfire', 'varchar', (a) => a.misfirePolicy],
+]);
+
+/** Inserts actions and their "created" history entries. */
 const INSERT_ACTIONS_SQL = `WITH inserted AS (
   INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata,
                        repeat, frequency, execution_remainder, misfire_policy)
   SELECT n.id, n.action, 'PENDING', n.at, n.at, n.at, n.data::jsonb, n.metadata::jsonb,
          n.repeat, n.frequency, n.remainder, n.misfire
-  FROM unnest($1::uuid[], $2::varchar[], $3::timestamptz[], $4::text[], $5::text[],
-              $6::boolean[], $7::varchar[], $8::integer[], $9::varchar[])
-    AS n(id, action, at, data, metadata, repeat, frequency, remainder, misfire)
+  FROM ${NEW_ACTION_COLUMNS.rows('n')}
   RETURNING *
 ), history AS (
   ${appendHistorySql('inserted', { occurrence: 'occurrence', from: 'NULL', to: `'PENDING'`, attempt: '0', note: `'created'` })}
@@ -40,7 +51,7 @@ export class ActionsRepository {
     private readonly history: HistoryRepository,
   ) {}
 
-  /** Stores actions and their creation history in one transaction: all or nothing. */
+  /** Stores actions and their creation history in one statement: all or nothing. */
   createMany(actions: NewAction[]): Promise<ActionEntity[]> {
     return this.insert(this.dataSource, actions);
   }
@@ -192,17 +203,7 @@ export class ActionsRepository {
    * number; inside the caller's transaction when given one.
    */
   private async insert(runner: DataSource | EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
-    const values = [
-      actions.map((a) => a.id),
-      actions.map((a) => a.action),
-      actions.map((a) => a.executionTime),
-      actions.map((a) => JSON.stringify(a.data)),
-      actions.map((a) => JSON.stringify(a.metadata)),
-      actions.map((a) => a.repeat),
-      actions.map((a) => a.frequency),
-      actions.map((a) => a.executionRemainder),
-      actions.map((a) => a.misfirePolicy),
-    ];
+    const values = NEW_ACTION_COLUMNS.values(actions);
     const rows: Record<string, unknown>[] =
       runner instanceof DataSource ? await preparedQuery(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values) : await runner.query(INSERT_ACTIONS_SQL, values);
     const metadata = this.dataSource.getMetadata(ActionEntity);

@@ -7,6 +7,7 @@ import { GroupCommit } from './group-commit';
 import { appendHistorySql } from './history.repository';
 import { hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
+import { UnnestColumns } from './unnest-columns';
 
 /** Where an occurrence goes after a successful attempt. */
 export type AfterSuccess =
@@ -46,6 +47,30 @@ interface Transition {
   target: TargetState;
   note: string | null;
 }
+
+const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
+  ['id', 'uuid', (r) => r.id],
+  ['revision', 'integer', (r) => r.revision],
+  ['stale_before', 'timestamptz', (r) => r.staleBefore],
+]);
+
+/** A transition's new column values, and the occurrence and attempt that ran, for its history entry. */
+const TRANSITION_COLUMNS = new UnnestColumns<Transition>([
+  ['id', 'uuid', (c) => c.action.id],
+  ['from_revision', 'integer', (c) => c.action.revision],
+  ['status', 'varchar', (c) => c.target.status],
+  ['retry_count', 'integer', (c) => c.target.retryCount],
+  ['last_error', 'text', (c) => c.target.lastError],
+  ['finished', 'boolean', (c) => c.target.finished],
+  ['occurrence', 'integer', (c) => c.target.occurrence],
+  ['execution_remainder', 'integer', (c) => c.target.executionRemainder],
+  ['execution_time', 'timestamptz', (c) => c.target.executionTime],
+  ['next_attempt_at', 'timestamptz', (c) => c.target.nextAttemptAt],
+  ['revision', 'integer', (c) => c.target.revision],
+  ['ran_occurrence', 'integer', (c) => c.action.occurrence],
+  ['ran_attempt', 'integer', (c) => c.action.retryCount + 1],
+  ['note', 'text', (c) => c.note],
+]);
 
 const TAKEN_OVER_NOTE = 'previous attempt was interrupted (worker lost); running it again';
 
@@ -110,7 +135,7 @@ export class ExecutionRepository {
       this.dataSource,
       'punctual_claim',
       `WITH requested AS (
-         SELECT * FROM unnest($1::uuid[], $2::integer[], $3::timestamptz[]) AS r(id, revision, stale_before)
+         SELECT * FROM ${CLAIM_COLUMNS.rows('r')}
        ), claimable AS (
          SELECT a.id, a.status AS previous_status FROM actions a JOIN requested r ON a.id = r.id AND a.revision = r.revision
          WHERE a.status = 'PENDING' OR (a.status = 'IN_PROGRESS' AND a.updated_at < r.stale_before)
@@ -129,7 +154,7 @@ export class ExecutionRepository {
          })}
        )
        SELECT * FROM claimed`,
-      [requests.map((r) => r.id), requests.map((r) => r.revision), requests.map((r) => r.staleBefore)],
+      CLAIM_COLUMNS.values(requests),
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byKey = new Map(rows.map((row) => [`${row.id}/${row.revision}`, row]));
@@ -145,15 +170,11 @@ export class ExecutionRepository {
 
   /** Applies each outcome if its row is still the claimed revision IN_PROGRESS; history records the occurrence that ran. */
   private async transitionMany(changes: Transition[]): Promise<(ActionEntity | null)[]> {
-    const column = <T>(pick: (change: Transition) => T) => changes.map(pick);
     const rows = await preparedQuery(
       this.dataSource,
       'punctual_transition',
       `WITH target AS (
-         SELECT * FROM unnest($1::uuid[], $2::integer[], $3::varchar[], $4::integer[], $5::text[], $6::boolean[], $7::integer[],
-                              $8::integer[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[], $13::integer[], $14::text[])
-           AS t(id, from_revision, status, retry_count, last_error, finished, occurrence, execution_remainder, execution_time,
-                next_attempt_at, revision, ran_occurrence, ran_attempt, note)
+         SELECT * FROM ${TRANSITION_COLUMNS.rows('t')}
        ), locked AS (
          SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.revision = t.from_revision
          WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
@@ -168,22 +189,7 @@ export class ExecutionRepository {
          ${appendHistorySql('changed', { occurrence: 'ran_occurrence', from: `'IN_PROGRESS'`, to: 'status', attempt: 'ran_attempt', note: 'note' })}
        )
        SELECT * FROM changed`,
-      [
-        column((c) => c.action.id),
-        column((c) => c.action.revision),
-        column((c) => c.target.status),
-        column((c) => c.target.retryCount),
-        column((c) => c.target.lastError),
-        column((c) => c.target.finished),
-        column((c) => c.target.occurrence),
-        column((c) => c.target.executionRemainder),
-        column((c) => c.target.executionTime),
-        column((c) => c.target.nextAttemptAt),
-        column((c) => c.target.revision),
-        column((c) => c.action.occurrence),
-        column((c) => c.action.retryCount + 1),
-        column((c) => c.note),
-      ],
+      TRANSITION_COLUMNS.values(changes),
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
