@@ -6,12 +6,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_NOOP } from './apps/noop-action-type';
 import { BenchClient } from './bench-client';
 import { startApi, Stores } from './harness';
 import { ingest } from './workloads/ingest';
 import { firingPrecision, LagFigures, throughput } from './workloads/scheduling';
-import { pgBoss, punctual, rawBullmq, System } from './workloads/systems';
+import { createNoopActions, pgBoss, punctual, rawBullmq, System } from './workloads/systems';
 
 const quick = process.argv.includes('--quick');
 const SIZES = quick
@@ -61,13 +60,8 @@ async function backlogMemory(client: BenchClient, stores: Stores): Promise<void>
   let inserted = 0;
   const points: { actions: number; redisUsedMemory: number; actionsTableBytes: number }[] = [];
   for (const target of SIZES.backlog) {
-    while (inserted < target) {
-      const requests = Array.from({ length: Math.min(4, Math.ceil((target - inserted) / 1000)) }, () => {
-        const items = Array.from({ length: 1000 }, () => ({ action: BENCH_NOOP.type, executionTime: farFuture, data: {} }));
-        return client.post('/actions/batch', { items });
-      });
-      inserted += 1000 * (await Promise.all(requests)).length;
-    }
+    await createNoopActions(client, Array(target - inserted).fill(farFuture));
+    inserted = target;
     const redisUsedMemory = Number(/used_memory:(\d+)/.exec(await stores.redis.info('memory'))![1]);
     const { rows } = await stores.db.query(`SELECT pg_total_relation_size('actions')::bigint AS bytes`);
     points.push({ actions: target, redisUsedMemory, actionsTableBytes: Number(rows[0].bytes) });
