@@ -1,24 +1,39 @@
 import { z } from 'zod';
+import { parseAllowedHosts } from './allowed-hosts';
+import { parseMessageTransports, parseTransportUrl } from './transport-url';
 
 const positiveInt = z.coerce.number().int().positive();
 const nonNegativeInt = z.coerce.number().int().nonnegative();
 
-/** `keyId:secret,keyId2:secret2` → Map; ids and secrets must be non-empty. */
+/** A shorter HMAC secret is too easy to guess offline from one signed request. */
+export const MIN_API_SECRET_LENGTH = 16;
+
+/**
+ * `keyId:secret,keyId2:secret2` → Map. Problems name the entry's position or key id, never the
+ * secret: boot errors end up in logs.
+ */
 const apiKeys = z
   .string()
   .min(1, 'must list at least one key as keyId:secret')
   .transform((raw, ctx) => {
     const keys = new Map<string, string>();
-    for (const pair of raw.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const pairs = raw
+      .split(',')
+      .map((p) => p.trim())
+      .filter(Boolean);
+    pairs.forEach((pair, index) => {
       const separator = pair.indexOf(':');
       const id = pair.slice(0, separator);
       const secret = pair.slice(separator + 1);
       if (separator < 1 || !secret) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `"${pair}" is not keyId:secret` });
-        return z.NEVER;
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `entry ${index + 1} is not keyId:secret` });
+      } else if (keys.has(id)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key "${id}" is listed twice` });
+      } else if (secret.length < MIN_API_SECRET_LENGTH) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key "${id}" has a secret shorter than ${MIN_API_SECRET_LENGTH} characters` });
       }
       keys.set(id, secret);
-    }
+    });
     return keys;
   });
 
@@ -48,20 +63,47 @@ const rateLimits = z
     return limits;
   });
 
+/** `OUTBOUND_ALLOWED_HOSTS`: host names, IP addresses and CIDR ranges, e.g. `localhost,127.0.0.1,10.1.0.0/16`. */
+const allowedHosts = z.string().transform((raw, ctx) => {
+  const parsed = parseAllowedHosts(raw);
+  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  return parsed.hosts;
+});
+
+/** `RPC_TRANSPORT_URL`: `off`, or the Redis or NATS URL the API serves its message patterns on. */
+const rpcTransport = z.string().refine((raw) => raw === 'off' || parseTransportUrl(raw) !== null, 'must be off, or a redis://, rediss:// or nats:// URL');
+
+/** `MESSAGE_TRANSPORTS`: `name=url,…`, the transports MESSAGE actions may name. */
+const messageTransports = z.string().transform((raw, ctx) => {
+  const parsed = parseMessageTransports(raw);
+  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  return parsed.transports;
+});
+
 const url = (protocols: string[]) =>
-  z.string().refine((value) => {
-    try {
-      return protocols.includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, `must be a ${protocols.join(' or ')}// URL`);
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a ${protocols.join(' or ')}// URL`,
+  );
 
 /** Every environment variable Punctual reads, with its default. `.env.example` mirrors this list. */
 export const envSchema = z.object({
+  // Only `production` changes anything: it refuses the example secrets of `.env.example`.
+  NODE_ENV: z.string().optional(),
   DATABASE_URL: url(['postgres:', 'postgresql:']).default('postgres://postgres@127.0.0.1:5432/punctual'),
+  DATABASE_POOL_SIZE: positiveInt.default(20),
+  DATABASE_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(30000),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
-  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/, 'must be lowercase letters, digits, - or _').default('punctual'),
+  QUEUE_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/, 'must be lowercase letters, digits, - or _')
+    .default('punctual'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   API_KEYS: apiKeys,
   ADMIN_USER: z.string().min(1).default('admin'),
@@ -81,8 +123,18 @@ export const envSchema = z.object({
   WORKER_ACTIONS: typeList.optional(),
   WORKER_CONCURRENCY: positiveInt.default(10),
   ACTION_RATE_LIMITS: rateLimits.optional(),
+  OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
+  RPC_TRANSPORT_URL: rpcTransport.optional(),
+  MESSAGE_TRANSPORTS: messageTransports.optional(),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(30000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
+  // `json` writes one JSON object per line for log shippers; `text` stays readable in a terminal.
+  LOG_FORMAT: z.enum(['text', 'json']).default('text'),
+  // The worker's own HTTP port (metrics and health); 0 takes any free port, so several workers can share a host.
+  WORKER_HTTP_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
+  // Tracing is off unless an OTLP/HTTP collector is named, e.g. http://otel-collector:4318.
+  OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional(),
 });
 
 export type Env = z.output<typeof envSchema>;

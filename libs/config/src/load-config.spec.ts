@@ -1,12 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'dotenv';
+import { EXAMPLE_ADMIN_PASSWORD, EXAMPLE_API_KEY_SECRET } from './example-secrets';
 import { ConfigError, loadConfig } from './load-config';
 
-const minimal = { API_KEYS: 'k1:s1,k2:s2', ADMIN_PASSWORD: 'long-enough' };
+const minimal = { API_KEYS: 'k1:secret-one-0123456789,k2:secret-two-0123456789', ADMIN_PASSWORD: 'long-enough' };
+const envExample = parse(readFileSync(join(__dirname, '..', '..', '..', '.env.example')));
+
+/** The ConfigError `loadConfig(env)` throws; fails the test when it throws nothing. */
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
 
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig(minimal);
-    expect(config.auth.apiKeys).toEqual(new Map([['k1', 's1'], ['k2', 's2']]));
+    expect(config.auth.apiKeys).toEqual(
+      new Map([
+        ['k1', 'secret-one-0123456789'],
+        ['k2', 'secret-two-0123456789'],
+      ]),
+    );
     expect(config.http.port).toBe(3000);
+    expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/punctual', poolSize: 20, statementTimeoutMs: 30000 });
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
       maxRetries: 3,
@@ -19,6 +41,56 @@ describe('loadConfig', () => {
     });
     expect(config.worker.actions).toBeNull();
     expect(config.smtp.url).toBeNull();
+    expect(config.outbound.allowedHosts).toEqual({ names: [], ranges: [] });
+    expect(config.worker.httpPort).toBe(9464);
+    expect(config.logFormat).toBe('text');
+    expect(config.metrics).toEqual({ enabled: true });
+    expect(config.tracing).toEqual({ otlpEndpoint: null });
+  });
+
+  it('reads the observability settings: JSON logs, any free worker port, metrics off, an OTLP collector', () => {
+    const config = loadConfig({
+      ...minimal,
+      LOG_FORMAT: 'json',
+      WORKER_HTTP_PORT: '0',
+      METRICS_ENABLED: 'false',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+    });
+    expect(config.logFormat).toBe('json');
+    expect(config.worker.httpPort).toBe(0);
+    expect(config.metrics.enabled).toBe(false);
+    expect(config.tracing.otlpEndpoint).toBe('http://collector:4318');
+  });
+
+  it('reads the outbound allow-list as names and address ranges', () => {
+    const config = loadConfig({ ...minimal, OUTBOUND_ALLOWED_HOSTS: ' LocalHost., 127.0.0.1,10.1.0.0/16 , fd00::/8,hooks.internal,::1' });
+    expect(config.outbound.allowedHosts).toEqual({
+      names: ['localhost', 'hooks.internal'],
+      ranges: [
+        { network: '127.0.0.1', prefix: 32, family: 'ipv4' },
+        { network: '10.1.0.0', prefix: 16, family: 'ipv4' },
+        { network: 'fd00::', prefix: 8, family: 'ipv6' },
+        { network: '::1', prefix: 128, family: 'ipv6' },
+      ],
+    });
+  });
+
+  it('serves RPC on REDIS_URL and sends MESSAGE actions through it unless told otherwise', () => {
+    const config = loadConfig({ ...minimal, REDIS_URL: 'redis://127.0.0.1:6380/2' });
+    expect(config.rpc.transport).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6380/2' });
+    expect(config.message.transports).toEqual(new Map([['default', { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }]]));
+  });
+
+  it('reads RPC_TRANSPORT_URL (nats or off) and the named MESSAGE_TRANSPORTS, keeping a listed default', () => {
+    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc.transport).toEqual({ kind: 'nats', url: 'nats://127.0.0.1:4222' });
+    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();
+    const config = loadConfig({ ...minimal, MESSAGE_TRANSPORTS: ' billing=nats://127.0.0.1:4222, default=redis://10.0.0.1:6379 ' });
+    expect(config.message.transports).toEqual(
+      new Map([
+        ['billing', { kind: 'nats', url: 'nats://127.0.0.1:4222' }],
+        ['default', { kind: 'redis', url: 'redis://10.0.0.1:6379' }],
+      ]),
+    );
   });
 
   it('reads an explicit backoff list and the served types', () => {
@@ -29,25 +101,88 @@ describe('loadConfig', () => {
 
   it.each([
     [{ ...minimal, API_KEYS: undefined }, 'API_KEYS is required but not set'],
-    [{ ...minimal, API_KEYS: 'no-secret' }, 'API_KEYS "no-secret" is not keyId:secret'],
+    [{ ...minimal, API_KEYS: 'k1:secret-one-0123456789,no-secret' }, 'API_KEYS entry 2 is not keyId:secret'],
+    [{ ...minimal, API_KEYS: 'k1:' }, 'API_KEYS entry 1 is not keyId:secret'],
+    [{ ...minimal, API_KEYS: 'k1:secret-one-0123456789,k1:secret-two-0123456789' }, 'API_KEYS key "k1" is listed twice'],
+    [{ ...minimal, ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD must be at least 8 characters'],
     [{ ...minimal, PORT: 'eighty' }, 'PORT Expected number'],
     [{ ...minimal, DATABASE_URL: 'mysql://x' }, 'DATABASE_URL must be a postgres: or postgresql:// URL'],
+    [{ ...minimal, DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE Number must be greater than 0'],
+    [{ ...minimal, DATABASE_STATEMENT_TIMEOUT_MS: '30s' }, 'DATABASE_STATEMENT_TIMEOUT_MS Expected number'],
     [{ ...minimal, MAX_RETRIES: '-1' }, 'MAX_RETRIES Number must be greater than or equal to 0'],
     [{ ...minimal, BACKOFF_DELAYS_MS: '1m,5m' }, 'BACKOFF_DELAYS_MS must be a comma-separated list of milliseconds'],
+    [
+      { ...minimal, OUTBOUND_ALLOWED_HOSTS: 'localhost,10.0.0.0/33' },
+      'OUTBOUND_ALLOWED_HOSTS "10.0.0.0/33" is not a host name, an IP address or a CIDR range',
+    ],
+    [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: '300.1.1.1' }, 'OUTBOUND_ALLOWED_HOSTS "300.1.1.1" is not a host name'],
+    [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: 'http://hooks.internal' }, 'OUTBOUND_ALLOWED_HOSTS "http://hooks.internal" is not a host name'],
+    [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: 'bad host' }, 'OUTBOUND_ALLOWED_HOSTS "bad host" is not a host name'],
+    [{ ...minimal, RPC_TRANSPORT_URL: 'amqp://127.0.0.1' }, 'RPC_TRANSPORT_URL must be off, or a redis://, rediss:// or nats:// URL'],
+    [{ ...minimal, MESSAGE_TRANSPORTS: 'billing' }, 'MESSAGE_TRANSPORTS entry 1 must be name=url'],
+    [{ ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' }, 'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss:// or nats:// URL'],
+    [{ ...minimal, MESSAGE_TRANSPORTS: 'a=nats://x,a=nats://y' }, 'MESSAGE_TRANSPORTS transport "a" is listed twice'],
     [{ ...minimal, BACKOFF_BASE_MS: '5000', BACKOFF_MAX_MS: '1000' }, 'BACKOFF_BASE_MS (5000) must not exceed BACKOFF_MAX_MS (1000)'],
+    [{ ...minimal, LOG_FORMAT: 'pretty' }, "LOG_FORMAT Invalid enum value. Expected 'text' | 'json'"],
+    [{ ...minimal, WORKER_HTTP_PORT: '70000' }, 'WORKER_HTTP_PORT Number must be less than or equal to 65535'],
+    [{ ...minimal, METRICS_ENABLED: 'yes' }, "METRICS_ENABLED Invalid enum value. Expected 'true' | 'false'"],
+    [{ ...minimal, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must be a http: or https:// URL'],
   ])('names the variable and the problem (%#)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
   });
 
   it('lists every problem at once', () => {
-    try {
-      loadConfig({ PORT: '0' });
-      throw new Error('expected a ConfigError');
-    } catch (error) {
-      expect((error as ConfigError).problems).toEqual(
-        expect.arrayContaining([expect.stringMatching(/^PORT /), 'API_KEYS is required but not set', 'ADMIN_PASSWORD is required but not set']),
-      );
-    }
+    expect(configError({ PORT: '0' }).problems).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^PORT /), 'API_KEYS is required but not set', 'ADMIN_PASSWORD is required but not set']),
+    );
+  });
+
+  describe('API secrets', () => {
+    it('accepts a secret of 16 characters and refuses a shorter one, in every environment, naming the key but not the secret', () => {
+      expect(loadConfig({ ...minimal, API_KEYS: 'k1:0123456789abcdef' }).auth.apiKeys.get('k1')).toBe('0123456789abcdef');
+      for (const NODE_ENV of [undefined, 'development', 'production']) {
+        const error = configError({ ...minimal, NODE_ENV, API_KEYS: 'k1:0123456789abcdef,k2:0123456789abcde' });
+        expect(error.problems).toEqual(['API_KEYS key "k2" has a secret shorter than 16 characters']);
+        expect(error.message).not.toContain('0123456789abcde');
+      }
+    });
+
+    it('never echoes a malformed entry, which may be a secret pasted without its key id', () => {
+      const error = configError({ ...minimal, API_KEYS: 'a-secret-pasted-alone' });
+      expect(error.problems).toEqual(['API_KEYS entry 1 is not keyId:secret']);
+      expect(error.message).not.toContain('a-secret-pasted-alone');
+    });
+  });
+
+  describe('the example secrets of .env.example', () => {
+    it('are the ones this module knows', () => {
+      expect(envExample.API_KEYS.split(':')[1]).toBe(EXAMPLE_API_KEY_SECRET);
+      expect(envExample.ADMIN_PASSWORD).toBe(EXAMPLE_ADMIN_PASSWORD);
+    });
+
+    it('are enough to run outside production, so `cp .env.example .env` starts the apps', () => {
+      const config = loadConfig(envExample);
+      expect(config.auth.apiKeys.get('dev')).toBe(EXAMPLE_API_KEY_SECRET);
+      expect(loadConfig({ ...envExample, NODE_ENV: 'development' }).admin.password).toBe(EXAMPLE_ADMIN_PASSWORD);
+    });
+
+    it('are refused in production, naming the variable and key id but not the secret', () => {
+      const error = configError({ ...envExample, NODE_ENV: 'production' });
+      expect(error.problems).toEqual([
+        'API_KEYS key "dev" uses the example secret of .env.example; set a secret of your own',
+        'ADMIN_PASSWORD is the example password of .env.example; set a password of your own',
+      ]);
+      expect(error.message).not.toContain(EXAMPLE_API_KEY_SECRET);
+      expect(error.message).not.toContain(EXAMPLE_ADMIN_PASSWORD);
+    });
+
+    it('are refused in production even beside a real key, which alone is accepted', () => {
+      const own = 'ops:an-operator-chosen-secret';
+      expect(configError({ ...minimal, NODE_ENV: 'production', API_KEYS: `${own},old:${EXAMPLE_API_KEY_SECRET}` }).problems).toEqual([
+        'API_KEYS key "old" uses the example secret of .env.example; set a secret of your own',
+      ]);
+      expect(loadConfig({ ...minimal, NODE_ENV: 'production', API_KEYS: own }).auth.apiKeys.get('ops')).toBe('an-operator-chosen-secret');
+    });
   });
 });

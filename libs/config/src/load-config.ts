@@ -1,6 +1,9 @@
 import { ZodError } from 'zod';
+import { NO_ALLOWED_HOSTS } from './allowed-hosts';
 import { envSchema } from './env.schema';
+import { exampleSecretProblems } from './example-secrets';
 import { PunctualConfig } from './punctual-config';
+import { DEFAULT_MESSAGE_TRANSPORT, TransportUrl, parseTransportUrl } from './transport-url';
 
 /** Thrown at boot when the environment is incomplete or malformed; the message names each variable. */
 export class ConfigError extends Error {
@@ -24,11 +27,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
   const parsed = envSchema.safeParse(present);
   if (!parsed.success) throw new ConfigError(describe(parsed.error));
   const env = parsed.data;
+  const problems = env.NODE_ENV === 'production' ? exampleSecretProblems(env) : [];
   if (env.BACKOFF_BASE_MS > env.BACKOFF_MAX_MS) {
-    throw new ConfigError([`BACKOFF_BASE_MS (${env.BACKOFF_BASE_MS}) must not exceed BACKOFF_MAX_MS (${env.BACKOFF_MAX_MS})`]);
+    problems.push(`BACKOFF_BASE_MS (${env.BACKOFF_BASE_MS}) must not exceed BACKOFF_MAX_MS (${env.BACKOFF_MAX_MS})`);
   }
+  if (problems.length) throw new ConfigError(problems);
   return {
-    database: { url: env.DATABASE_URL },
+    database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
     redis: { url: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX },
     http: { port: env.PORT },
     auth: { apiKeys: env.API_KEYS, signatureWindowSeconds: 300 },
@@ -50,8 +55,22 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       concurrency: env.WORKER_CONCURRENCY,
       rateLimits: env.ACTION_RATE_LIMITS ?? new Map(),
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
+      httpPort: env.WORKER_HTTP_PORT,
     },
+    outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
+    rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? env.REDIS_URL) },
+    message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, env.REDIS_URL) },
     smtp: { url: env.SMTP_URL ?? null, from: env.SMTP_FROM },
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
+    metrics: { enabled: env.METRICS_ENABLED === 'true' },
+    tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ?? null },
   };
+}
+
+/** The configured transports, with `default` on `REDIS_URL` unless the list names one. */
+function messageTransports(listed: ReadonlyMap<string, TransportUrl> | undefined, redisUrl: string): ReadonlyMap<string, TransportUrl> {
+  const transports = new Map(listed ?? []);
+  if (!transports.has(DEFAULT_MESSAGE_TRANSPORT)) transports.set(DEFAULT_MESSAGE_TRANSPORT, { kind: 'redis', url: redisUrl });
+  return transports;
 }

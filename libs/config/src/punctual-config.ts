@@ -1,11 +1,19 @@
-import { BackoffPolicy } from './backoff-policy';
+import { BackoffPolicy } from '@app/domain';
+import { AllowedHosts } from './allowed-hosts';
+import { TransportUrl } from './transport-url';
 
 /**
  * The typed, validated configuration. Injected by class token:
  * `constructor(private readonly config: PunctualConfig)`.
  */
 export abstract class PunctualConfig {
-  abstract readonly database: { readonly url: string };
+  abstract readonly database: {
+    readonly url: string;
+    /** Connections each process keeps open at most. */
+    readonly poolSize: number;
+    /** Postgres cancels a statement running longer than this (0: never), so a stuck query cannot hold a connection forever. */
+    readonly statementTimeoutMs: number;
+  };
   abstract readonly redis: { readonly url: string; readonly queuePrefix: string };
   abstract readonly http: { readonly port: number };
   abstract readonly auth: {
@@ -41,7 +49,30 @@ export abstract class PunctualConfig {
     readonly rateLimits: ReadonlyMap<string, { readonly max: number; readonly durationMs: number }>;
     /** How long a stopping worker waits for running fulfillments. */
     readonly shutdownTimeoutMs: number;
+    /** Port of the worker's metrics and health server; 0 means any free port. */
+    readonly httpPort: number;
+  };
+  abstract readonly outbound: {
+    /**
+     * Internal destinations (loopback, private, link-local…) that HTTP_REQUEST calls and webhook
+     * deliveries may still reach; every other internal address is refused.
+     */
+    readonly allowedHosts: AllowedHosts;
+  };
+  abstract readonly rpc: {
+    /** Where the API serves its message patterns to sibling apps; null when turned off. */
+    readonly transport: TransportUrl | null;
+  };
+  abstract readonly message: {
+    /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */
+    readonly transports: ReadonlyMap<string, TransportUrl>;
   };
   abstract readonly smtp: { readonly url: string | null; readonly from: string };
   abstract readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** `text` for people, `json` (one object per line) for log shippers. */
+  abstract readonly logFormat: 'text' | 'json';
+  /** Off, nothing is recorded and `/metrics` answers 404. */
+  abstract readonly metrics: { readonly enabled: boolean };
+  /** Where spans are exported (OTLP over HTTP); null means tracing is off. */
+  abstract readonly tracing: { readonly otlpEndpoint: string | null };
 }

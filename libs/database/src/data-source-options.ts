@@ -3,12 +3,31 @@ import { ActionHistoryEntity } from './entities/action-history.entity';
 import { ActionEntity } from './entities/action.entity';
 import { IdempotencyKeyEntity } from './entities/idempotency-key.entity';
 import { InitialSchema1763870000000 } from './migrations/1763870000000-initial-schema';
+import { RequestHashAndStatusCounts1763870000100 } from './migrations/1763870000100-request-hash-and-status-counts';
+import { ClaimLeaseAndCreator1763870000200 } from './migrations/1763870000200-claim-lease-and-creator';
+import { CalendarSchedules1763870000500 } from './migrations/1763870000500-calendar-schedules';
+import { HistoryDueAtAndTimeIndex1763870000700 } from './migrations/1763870000700-history-due-at-and-time-index';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
-export const MIGRATIONS = [InitialSchema1763870000000];
+export const MIGRATIONS = [
+  InitialSchema1763870000000,
+  RequestHashAndStatusCounts1763870000100,
+  ClaimLeaseAndCreator1763870000200,
+  CalendarSchedules1763870000500,
+  HistoryDueAtAndTimeIndex1763870000700,
+];
+
+/** How many connections a process may open, and how long one statement may run (0: no limit). */
+export interface ConnectionLimits {
+  poolSize: number;
+  statementTimeoutMs: number;
+}
+
+/** Migrations run one at a time and may rewrite whole tables: no statement timeout. */
+const MIGRATION_LIMITS: ConnectionLimits = { poolSize: 2, statementTimeoutMs: 0 };
 
 /** Connection options shared by the apps, the migration runner and the tests. The schema comes from migrations only. */
-export function dataSourceOptions(url: string): DataSourceOptions {
+export function dataSourceOptions(url: string, limits: ConnectionLimits = MIGRATION_LIMITS): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -16,7 +35,12 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrations: MIGRATIONS,
     synchronize: false,
     migrationsRun: false,
-    // Fail fast instead of hanging when Postgres is unreachable.
-    extra: { connectionTimeoutMillis: 2000, max: 20 },
+    extra: {
+      // Fail fast instead of hanging when Postgres is unreachable.
+      connectionTimeoutMillis: 2000,
+      max: limits.poolSize,
+      // Set per connection at startup; Postgres cancels the statement (SQLSTATE 57014) and the API answers 503.
+      statement_timeout: limits.statementTimeoutMs || undefined,
+    },
   };
 }

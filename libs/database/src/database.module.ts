@@ -2,12 +2,27 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PunctualConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
+import { ActionCountsRepository } from './repositories/action-counts.repository';
 import { ActionsRepository } from './repositories/actions.repository';
+import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
+import { GaugeRepository } from './repositories/gauge.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';
 import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
+
+const REPOSITORIES = [
+  ActionCountsRepository,
+  ActionsRepository,
+  ActivityRepository,
+  ExecutionRepository,
+  GaugeRepository,
+  HistoryRepository,
+  NonceRepository,
+  RetentionRepository,
+  ScheduleRepository,
+];
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */
 @Global()
@@ -16,14 +31,17 @@ import { ScheduleRepository } from './repositories/schedule.repository';
     TypeOrmModule.forRootAsync({
       inject: [PunctualConfig],
       useFactory: (config: PunctualConfig) => ({
-        ...dataSourceOptions(config.database.url),
+        ...dataSourceOptions(config.database.url, {
+          poolSize: config.database.poolSize,
+          statementTimeoutMs: config.database.statementTimeoutMs,
+        }),
         // Boot fails after a few seconds with a clear error rather than retrying for half a minute.
         retryAttempts: 2,
         retryDelay: 1000,
       }),
     }),
   ],
-  providers: [ActionsRepository, ExecutionRepository, HistoryRepository, NonceRepository, RetentionRepository, ScheduleRepository],
-  exports: [ActionsRepository, ExecutionRepository, HistoryRepository, NonceRepository, RetentionRepository, ScheduleRepository],
+  providers: REPOSITORIES,
+  exports: REPOSITORIES,
 })
 export class DatabaseModule {}

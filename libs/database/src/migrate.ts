@@ -30,16 +30,3 @@ export async function migrate(url: string): Promise<string[]> {
     await dataSource.destroy();
   }
 }
-
-if (require.main === module) {
-  const url = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punctual';
-  migrate(url).then(
-    (applied) => {
-      process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Database schema is up to date.\n');
-    },
-    (error: Error) => {
-      process.stderr.write(`Migration failed for ${new URL(url).host}: ${error.message}\n`);
-      process.exit(1);
-    },
-  );
-}

@@ -1,4 +1,5 @@
 import { QueueableAction } from '@app/database';
+import { attemptNumber } from '@app/domain';
 
 /** What a queue job carries: ids only. The worker loads the row; Redis never holds action data. */
 export interface ActionJobData {
@@ -12,5 +13,5 @@ export interface ActionJobData {
  * deduplicated against its old job. BullMQ forbids `:` in custom ids, hence `_`.
  */
 export function jobIdFor(action: Pick<QueueableAction, 'id' | 'occurrence' | 'retryCount' | 'revision'>): string {
-  return `${action.id}_o${action.occurrence}_a${action.retryCount + 1}_r${action.revision}`;
+  return `${action.id}_o${action.occurrence}_a${attemptNumber(action)}_r${action.revision}`;
 }

@@ -1,6 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
+import { EntityManager } from 'typeorm';
 import { QueueableAction, ScheduleRepository } from '@app/database';
+import { ActionStatus, transition } from '@app/domain';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { PunctualMetrics } from '@app/observability';
 import { ActionQueues } from './action-queues';
 
 const BATCH_SIZE = 1000;
@@ -10,6 +14,7 @@ const MAX_BATCHES_PER_TICK = 50;
 export interface PromotionReport {
   promoted: number;
   requeued: number;
+  noAction: number;
   redisWasReset: boolean;
 }
 
@@ -19,61 +24,81 @@ export interface PromotionReport {
  *    within the horizon is queued again, on time;
  * 2. queue the PENDING actions entering the horizon since the last tick (a watermark in
  *    Postgres, advanced only after Redis accepted the jobs);
- * 3. re-queue PENDING actions overdue by more than OVERDUE_GRACE_MS, whose job was lost (the
- *    API died between commit and enqueue, or Redis was down then), and attempts whose worker
- *    died without the queue handing their job to another worker in time.
+ * 3. end due actions of a type this deployment does not know as NO_ACTION (no worker ever could run them);
+ * 4. re-queue actions whose job was lost (the API died between commit and enqueue, Redis was down
+ *    then, or a worker died mid-attempt): PENDING overdue by OVERDUE_GRACE_MS, or IN_PROGRESS with a
+ *    lapsed claim. Only types some worker consumes are looked at (the others wait for theirs), and
+ *    successive ticks walk the whole overdue set, so no number of rows that cannot run hides one that
+ *    can. The queue checks run after the leader's transaction, pipelined.
  * Job ids are deterministic, so queueing an action twice is harmless.
  */
 @Injectable()
 export class ActionPromoter {
   private readonly logger = new Logger(ActionPromoter.name);
+  /** Where the last overdue sweep stopped; the next one continues after it, then starts over. */
+  private sweptUntil?: QueueableAction;
 
   constructor(
     private readonly schedule: ScheduleRepository,
     private readonly queues: ActionQueues,
+    private readonly types: ActionTypeRegistry,
     private readonly config: PunctualConfig,
+    private readonly metrics: PunctualMetrics,
   ) {}
 
   async tick(): Promise<PromotionReport | null> {
-    const report = await this.schedule.whileLeader(async (manager) => {
+    const served = await this.queues.typesWithWorkers();
+    const found = await this.schedule.whileLeader(async (manager) => {
       const redisWasReset = await this.detectRedisReset();
       if (redisWasReset) await this.schedule.resetWatermark(manager);
-      const window = await this.schedule.promotionWindow(manager, this.config.scheduling.horizonMs);
-      let promoted = 0;
-      let watermark = window.until;
-      let after: QueueableAction | undefined;
-      for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
-        const rows = await this.schedule.pendingBetween(manager, window, BATCH_SIZE, after);
-        await this.queues.add(rows);
-        promoted += rows.length;
-        if (rows.length < BATCH_SIZE) {
-          watermark = window.until;
-          break;
-        }
-        after = rows[rows.length - 1];
-        watermark = after.nextAttemptAt;
-      }
-      await this.schedule.advanceWatermark(manager, watermark);
-      const requeued = await this.requeueOverdue();
-      return { promoted, requeued, redisWasReset };
+      const promoted = await this.promote(manager);
+      const unknown = await this.schedule.dueOfUnknownType(manager, this.types.types(), BATCH_SIZE);
+      const overdue = await this.schedule.overdue(manager, served, this.config.scheduling.overdueGraceMs, BATCH_SIZE, this.sweptUntil);
+      return { promoted, unknown, overdue, redisWasReset };
     });
-    if (report && (report.requeued > 0 || report.redisWasReset)) {
-      this.logger.warn(`Redis ${report.redisWasReset ? 'was reset; re-queued everything due within the horizon' : 'missed jobs'}: promoted ${report.promoted}, re-queued ${report.requeued} overdue`);
+    if (!found) return null;
+    const ended = await this.schedule.recordNoAction(
+      found.unknown.map((action) => transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` })),
+    );
+    for (const action of ended) this.metrics.attemptEnded(action.action, 'no_action');
+    const noAction = ended.length;
+    const requeued = await this.queues.ensureQueued(found.overdue);
+    const pending = found.overdue.filter((a) => a.status === ActionStatus.Pending);
+    this.sweptUntil = pending.length === BATCH_SIZE ? pending[pending.length - 1] : undefined;
+    const report = { promoted: found.promoted, requeued, noAction, redisWasReset: found.redisWasReset };
+    if (report.requeued > 0 || report.redisWasReset || report.noAction > 0) {
+      this.logger.warn(
+        `Redis ${report.redisWasReset ? 'was reset; re-queued everything due within the horizon' : 'missed jobs'}: ` +
+          `promoted ${report.promoted}, re-queued ${report.requeued} overdue, ${report.noAction} of unknown types ended NO_ACTION`,
+      );
     }
     return report;
+  }
+
+  /** Queues what enters the horizon, in batches, and advances the watermark as far as Redis took it. */
+  private async promote(manager: EntityManager): Promise<number> {
+    const window = await this.schedule.promotionWindow(manager, this.config.scheduling.horizonMs);
+    let promoted = 0;
+    let watermark = window.until;
+    let after: QueueableAction | undefined;
+    for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
+      const rows = await this.schedule.pendingBetween(manager, window, BATCH_SIZE, after);
+      await this.queues.add(rows);
+      promoted += rows.length;
+      if (rows.length < BATCH_SIZE) {
+        watermark = window.until;
+        break;
+      }
+      after = rows[rows.length - 1];
+      watermark = after.nextAttemptAt;
+    }
+    await this.schedule.advanceWatermark(manager, watermark);
+    return promoted;
   }
 
   /** Sets the marker if it is missing; a missing marker means Redis is new or lost its data. */
   private async detectRedisReset(): Promise<boolean> {
     const redis = await this.queues.redis();
     return (await redis.set(`${this.config.redis.queuePrefix}:promoter-marker`, String(Date.now()), 'NX')) === 'OK';
-  }
-
-  private async requeueOverdue(): Promise<number> {
-    let requeued = 0;
-    for (const action of await this.schedule.overdue(this.config.scheduling.overdueGraceMs, 2 * this.config.scheduling.claimLeaseMs, BATCH_SIZE)) {
-      if (await this.queues.ensureQueued(action)) requeued += 1;
-    }
-    return requeued;
   }
 }

@@ -1,12 +1,9 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
-import { getQueueToken } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { PunctualConfig } from '@app/config';
 import { QueueableAction } from '@app/database';
-import { ActionTypeRegistry } from '@app/fulfillment';
-import { Clock } from './clock';
+import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 
 /**
@@ -15,24 +12,23 @@ import { ActionJobData, jobIdFor } from './action-job';
  */
 const HORIZON_MARGIN_MS = 60_000;
 
+/** The queue of each action type this process knows, built once by the scheduling module. */
+export const QUEUES_BY_TYPE = Symbol('QUEUES_BY_TYPE');
+export type QueuesByType = ReadonlyMap<string, Queue<ActionJobData>>;
+
 /** Puts actions on their type's delayed queue and takes stale jobs off it. */
 @Injectable()
 export class ActionQueues {
   private readonly logger = new Logger(ActionQueues.name);
 
   constructor(
-    private readonly moduleRef: ModuleRef,
+    @Inject(QUEUES_BY_TYPE) private readonly queues: QueuesByType,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
-    private readonly types: ActionTypeRegistry,
   ) {}
 
   queueFor(type: string): Queue<ActionJobData> | null {
-    try {
-      return this.moduleRef.get<Queue<ActionJobData>>(getQueueToken(type), { strict: false });
-    } catch {
-      return null;
-    }
+    return this.queues.get(type) ?? null;
   }
 
   /**
@@ -74,26 +70,35 @@ export class ActionQueues {
   }
 
   /**
-   * Makes sure the action's current job exists and can still run: a job that ended without
-   * moving the action on (it failed on an infrastructure error) is replaced. Returns whether
-   * a job was added.
+   * Makes sure each action's current job exists and can still run: a job that ended without
+   * moving the action on (it failed on an infrastructure error, or found nothing to claim while
+   * another attempt held the action) is replaced. The state reads of a type go out together,
+   * pipelined on one connection, not one round trip per action. Returns how many jobs were added.
    */
-  async ensureQueued(action: QueueableAction): Promise<boolean> {
-    const queue = this.queueFor(action.action);
-    if (!queue) return false;
-    const job = await queue.getJob(jobIdFor(action));
-    if (job) {
-      const state = await job.getState();
-      if (state !== 'completed' && state !== 'failed') return false;
-      await job.remove();
-    }
-    await this.add([action]);
-    return true;
+  async ensureQueued(actions: readonly QueueableAction[]): Promise<number> {
+    const missing: QueueableAction[] = [];
+    await Promise.all(
+      actions.map(async (action) => {
+        const queue = this.queueFor(action.action);
+        if (!queue) return;
+        const state = await queue.getJobState(jobIdFor(action));
+        if (state === 'completed' || state === 'failed') await queue.remove(jobIdFor(action));
+        if (state === 'completed' || state === 'failed' || state === 'unknown') missing.push(action);
+      }),
+    );
+    await this.add(missing);
+    return missing.length;
+  }
+
+  /** The types whose queue some worker consumes right now. */
+  async typesWithWorkers(): Promise<string[]> {
+    const served = await Promise.all([...this.queues].map(async ([type, queue]) => ((await queue.getWorkersCount()) > 0 ? type : null)));
+    return served.filter((type): type is string => type !== null);
   }
 
   /** A Redis connection of the queues, for the promoter's own keys. */
   async redis(): Promise<Redis> {
-    const anyQueue = this.queueFor(this.types.types()[0]);
+    const [anyQueue] = this.queues.values();
     if (!anyQueue) throw new Error('No action-type queue is registered');
     // BullMQ types its client narrowly; it is the ioredis connection it was given options for.
     return (await anyQueue.client) as unknown as Redis;

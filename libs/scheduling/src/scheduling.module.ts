@@ -1,10 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { BullModule } from '@nestjs/bullmq';
+import { BullModule, getQueueToken } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
 import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
+import { bullmqTelemetry } from '@app/observability';
 import { ActionPromoter } from './action-promoter';
-import { ActionQueues } from './action-queues';
-import { Clock } from './clock';
+import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
+import { ActionScheduler } from './action-scheduler';
+import { Clock } from '@app/domain';
 
 /** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
 const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
@@ -29,12 +32,23 @@ export class SchedulingModule {
             // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
             // when Postgres or Redis is unreachable, and is tried again as the outage passes.
             defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
+            telemetry: bullmqTelemetry(),
           }),
         }),
         BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),
       ],
-      providers: [ActionQueues, ActionPromoter, Clock],
-      exports: [ActionQueues, ActionPromoter, Clock, BullModule],
+      providers: [
+        {
+          provide: QUEUES_BY_TYPE,
+          inject: types.map((t) => getQueueToken(t.type)),
+          useFactory: (...queues: Queue[]) => new Map(types.map((t, i) => [t.type, queues[i]])),
+        },
+        ActionQueues,
+        ActionScheduler,
+        ActionPromoter,
+        Clock,
+      ],
+      exports: [ActionQueues, ActionScheduler, ActionPromoter, Clock, BullModule],
     };
   }
 }

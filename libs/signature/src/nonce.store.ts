@@ -1,45 +1,29 @@
-import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
-import Redis from 'ioredis';
-import { NonceRepository } from '@app/database';
+import { Injectable, Logger } from '@nestjs/common';
+import { NonceRepository, isDatabaseUnavailable } from '@app/database';
 import { NonceStoreUnavailableError } from './signature.errors';
 
-export const NONCE_REDIS = Symbol('NONCE_REDIS');
-export const NONCE_KEY_PREFIX = Symbol('NONCE_KEY_PREFIX');
-
 /**
- * Accepted nonces per key, kept for as long as a signature with them could be valid: in Redis,
- * or in Postgres while Redis is unreachable, so that clients can still schedule actions then.
- * (A nonce accepted through Redis just before it went down is not known to Postgres: a replay in
- * that moment would pass. The timestamp window bounds it to 300 s.)
+ * Accepted nonces per key, kept for as long as a signature carrying them could verify. Postgres
+ * holds them, so a replay is refused whatever happens to Redis; while Postgres is unreachable no
+ * request can be verified, and none is let through unverified.
  */
 @Injectable()
-export class NonceStore implements OnModuleDestroy {
+export class NonceStore {
   private readonly logger = new Logger(NonceStore.name);
 
-  constructor(
-    @Inject(NONCE_REDIS) private readonly redis: Redis,
-    @Inject(NONCE_KEY_PREFIX) private readonly prefix: string,
-    private readonly fallback: NonceRepository,
-  ) {}
+  constructor(private readonly nonces: NonceRepository) {}
 
   /**
-   * Records the nonce unless it was already used; one atomic `SET NX` (or a primary key), so two
-   * racing copies of a request cannot both pass. Returns false for a replay.
+   * Records the nonce unless it was already used; one atomic insert-if-absent, so two racing
+   * copies of a request cannot both pass. Returns false for a replay.
    */
   async accept(keyId: string, nonce: string, ttlMs: number): Promise<boolean> {
     try {
-      return (await this.redis.set(`${this.prefix}:nonce:${keyId}:${nonce}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
-    } catch (redisError) {
-      this.logger.warn(`Redis unreachable for replay protection, using Postgres: ${(redisError as Error).message}`);
-      try {
-        return await this.fallback.accept(keyId, nonce, ttlMs);
-      } catch (error) {
-        throw new NonceStoreUnavailableError(`${(redisError as Error).message}; ${(error as Error).message}`);
-      }
+      return await this.nonces.accept(keyId, nonce, ttlMs);
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.logger.warn(`Postgres unreachable for replay protection: ${(error as Error).message}`);
+      throw new NonceStoreUnavailableError();
     }
-  }
-
-  onModuleDestroy(): void {
-    this.redis.disconnect();
   }
 }

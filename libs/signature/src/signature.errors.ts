@@ -1,3 +1,5 @@
+import { DATABASE_UNAVAILABLE_MESSAGE } from '@app/database';
+
 /** The request's signature headers are missing, malformed, expired, replayed or do not verify. → 401 */
 export class SignatureError extends Error {
   constructor(message: string) {
@@ -6,10 +8,13 @@ export class SignatureError extends Error {
   }
 }
 
-/** Neither Redis nor Postgres answered for replay protection; the request cannot be verified now. → 503 */
+/**
+ * Postgres, which records accepted nonces, is unreachable: the request cannot be checked for replay
+ * now, so it is refused with nothing done. → 503, with the same message as any other write then.
+ */
 export class NonceStoreUnavailableError extends Error {
-  constructor(cause: string) {
-    super(`Replay protection is unavailable (Redis and Postgres unreachable); try again shortly (${cause})`);
+  constructor() {
+    super(DATABASE_UNAVAILABLE_MESSAGE);
     this.name = 'NonceStoreUnavailableError';
   }
 }

@@ -1,6 +1,5 @@
-import { CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import { BadRequestException, CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
-import { RpcException } from '@nestjs/microservices';
 import { Request } from 'express';
 import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest, VerifiedKey } from './signature.verifier';
@@ -9,21 +8,34 @@ import { SignatureVerifier, SignedRequest, VerifiedKey } from './signature.verif
 export type VerifiedRequest = Request & { rawBody?: Buffer; punctualKey?: VerifiedKey };
 
 /**
- * An RPC message: the signature headers beside the body. It is signed like an HTTP request
- * with METHOD `RPC`, PATH_WITH_QUERY the message pattern, RAW_BODY `JSON.stringify(body)`.
+ * An RPC message: the signature headers beside the body, which is the JSON text itself. It is
+ * signed like an HTTP request with METHOD `RPC`, PATH_WITH_QUERY the message pattern and RAW_BODY
+ * the text of `body` byte for byte, so nothing is serialised twice on either side.
  */
-export interface SignedMessage<T = unknown> {
+export interface SignedMessage {
   headers: Record<string, string>;
-  body: T;
+  body: string;
 }
 
-/** Protects HTTP routes and RPC handlers with contract §1 signatures. */
+/** The key that signed each RPC message the guard let through, by message. */
+const verifiedMessages = new WeakMap<object, VerifiedKey>();
+
+/** The key that signed an RPC message the guard let through; undefined for any other message. */
+export function verifiedKeyOf(message: unknown): VerifiedKey | undefined {
+  return typeof message === 'object' && message !== null ? verifiedMessages.get(message) : undefined;
+}
+
+/** Protects HTTP routes and RPC handlers with request signatures (docs/api.md). */
 @Injectable()
 export class SignatureGuard implements CanActivate {
   constructor(private readonly verifier: SignatureVerifier) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (context.getType() === 'rpc') return this.verifyMessage(context);
+    if (context.getType() === 'rpc') {
+      const message = context.switchToRpc().getData<unknown>();
+      verifiedMessages.set(message as object, await this.verified(() => this.verifyMessage(message, patternOf(context))));
+      return true;
+    }
     const request = context.switchToHttp().getRequest<VerifiedRequest>();
     const signed: SignedRequest = {
       headers: request.headers,
@@ -31,29 +43,40 @@ export class SignatureGuard implements CanActivate {
       pathWithQuery: request.originalUrl,
       rawBody: request.rawBody ?? '',
     };
+    request.punctualKey = await this.verified(() => this.verifier.verify(signed));
+    return true;
+  }
+
+  /** The body text is verified as it came; the handler parses it only afterwards. */
+  private verifyMessage(message: unknown, pattern: string): Promise<VerifiedKey> {
+    const { headers, body } = (typeof message === 'object' && message !== null ? message : {}) as Partial<Record<keyof SignedMessage, unknown>>;
+    if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
+      throw new SignatureError('An RPC message must be { headers, body } with the signature headers in headers');
+    }
+    if (typeof body !== 'string') {
+      throw new BadRequestException({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: 'body must be the JSON text of the request (a string), signed as it is',
+      });
+    }
+    return this.verifier.verify({ headers: headers as Record<string, string>, method: 'RPC', pathWithQuery: pattern, rawBody: body });
+  }
+
+  /** Signature problems → 401, replay protection out of reach → 503, the same for every transport. */
+  private async verified(verify: () => Promise<VerifiedKey>): Promise<VerifiedKey> {
     try {
-      request.punctualKey = await this.verifier.verify(signed);
-      return true;
+      return await verify();
     } catch (error) {
       if (error instanceof SignatureError) throw new UnauthorizedException({ statusCode: 401, error: 'Unauthorized', message: error.message });
       if (error instanceof NonceStoreUnavailableError) throw new ServiceUnavailableException(error.message);
       throw error;
     }
   }
+}
 
-  private async verifyMessage(context: ExecutionContext): Promise<boolean> {
-    const message = context.switchToRpc().getData<Partial<SignedMessage>>();
-    const patterns: unknown[] = Reflect.getMetadata(PATTERN_METADATA, context.getHandler()) ?? [];
-    const pattern = typeof patterns[0] === 'string' ? patterns[0] : JSON.stringify(patterns[0]);
-    try {
-      if (typeof message?.headers !== 'object' || message.headers === null) throw new SignatureError('RPC message must be { headers, body }');
-      await this.verifier.verify({ headers: message.headers, method: 'RPC', pathWithQuery: pattern, rawBody: JSON.stringify(message.body ?? null) });
-      return true;
-    } catch (error) {
-      if (error instanceof SignatureError || error instanceof NonceStoreUnavailableError) {
-        throw new RpcException({ status: error instanceof SignatureError ? 401 : 503, message: error.message });
-      }
-      throw error;
-    }
-  }
+/** The pattern the handler serves: what an RPC message is signed for, in place of a path. */
+function patternOf(context: ExecutionContext): string {
+  const patterns = (Reflect.getMetadata(PATTERN_METADATA, context.getHandler()) as unknown[] | undefined) ?? [];
+  return typeof patterns[0] === 'string' ? patterns[0] : JSON.stringify(patterns[0]);
 }

@@ -1,24 +1,36 @@
-import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { PunctualConfig } from '@app/config';
-import { NonceRepository } from '@app/database';
-import { Clock } from '@app/scheduling';
+import { NonceRepository, dataSourceOptions } from '@app/database';
+import { Clock } from '@app/domain';
+import { TcpProxy } from '@app/testing';
 import { NonceStore } from './nonce.store';
-import { SignatureError } from './signature.errors';
+import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest } from './signature.verifier';
 import { signRequest } from './sign-request';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const nowSeconds = NOW.getTime() / 1000;
 const config = {
-  auth: { apiKeys: new Map([['k1', 'secret-one'], ['k2', 'secret-two']]), signatureWindowSeconds: 300 },
+  auth: {
+    apiKeys: new Map([
+      ['k1', 'secret-one'],
+      ['k2', 'secret-two'],
+    ]),
+    signatureWindowSeconds: 300,
+  },
 } as unknown as PunctualConfig;
+const clock: Clock = { now: () => NOW };
 
-describe('SignatureVerifier (real Redis for nonces)', () => {
-  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/1');
-  const unusedFallback = { accept: () => Promise.reject(new Error('Postgres is not used while Redis answers')) } as unknown as NonceRepository;
-  const verifier = new SignatureVerifier(config, new NonceStore(redis, `spec-${randomUUID()}`, unusedFallback), { now: () => NOW } as Clock);
-  afterAll(() => redis.quit());
+function verifierOn(dataSource: DataSource): SignatureVerifier {
+  return new SignatureVerifier(config, new NonceStore(new NonceRepository(dataSource)), clock);
+}
+
+describe('SignatureVerifier (real Postgres for nonces)', () => {
+  const dataSource = new DataSource(dataSourceOptions(process.env.DATABASE_URL!));
+  const verifier = verifierOn(dataSource);
+  beforeAll(() => dataSource.initialize());
+  afterAll(() => dataSource.destroy());
 
   const body = '{"action":"HTTP_REQUEST"}';
   function request(overrides: Partial<Parameters<typeof signRequest>[0]> = {}, change: Partial<SignedRequest> = {}): SignedRequest {
@@ -96,9 +108,54 @@ describe('SignatureVerifier (real Redis for nonces)', () => {
     await expect(verifier.verify(reused)).rejects.toThrow('Nonce already used');
   });
 
+  it('keeps a nonce until its timestamp leaves the window (plus a margin), whichever side of the server clock it was signed on', async () => {
+    const keptSeconds = async (offsetSeconds: number) => {
+      const signed = request({ timestamp: nowSeconds + offsetSeconds });
+      await verifier.verify(signed);
+      const [{ seconds }] = await dataSource.query(
+        `SELECT extract(epoch FROM expires_at - now()) AS seconds FROM accepted_nonces WHERE key_id = 'k1' AND nonce = $1`,
+        [signed.headers['x-punctual-nonce']],
+      );
+      return Math.round(Number(seconds));
+    };
+    expect(await keptSeconds(-300)).toBe(30);
+    expect(await keptSeconds(0)).toBe(330);
+    expect(await keptSeconds(300)).toBe(630);
+  });
+
   it('lets exactly one of two racing copies through', async () => {
     const signed = request();
     const results = await Promise.allSettled([verifier.verify(signed), verifier.verify(signed)]);
     expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it('lets exactly one copy of each request through when many are verified at once', async () => {
+    const requests = Array.from({ length: 20 }, () => request());
+    const copies = [...requests, ...requests, ...requests].sort(() => Math.random() - 0.5);
+    const results = await Promise.allSettled(copies.map((signed) => verifier.verify(signed)));
+    const passedPerNonce = new Map<string, number>();
+    results.forEach((result, i) => {
+      if (result.status === 'rejected') expect(result.reason.message).toMatch('Nonce already used');
+      const nonce = copies[i].headers['x-punctual-nonce'] as string;
+      passedPerNonce.set(nonce, (passedPerNonce.get(nonce) ?? 0) + (result.status === 'fulfilled' ? 1 : 0));
+    });
+    expect([...passedPerNonce.values()]).toEqual(Array(20).fill(1));
+  });
+
+  it('refuses to verify while Postgres is unreachable, without using up the nonce', async () => {
+    const proxy = await new TcpProxy('127.0.0.1', 5432).start();
+    const proxied = new DataSource(dataSourceOptions(proxy.proxied(process.env.DATABASE_URL!)));
+    await proxied.initialize();
+    try {
+      const signed = request();
+      proxy.cut();
+      await expect(verifierOn(proxied).verify(signed)).rejects.toThrow(NonceStoreUnavailableError);
+      proxy.restore();
+      await expect(verifierOn(proxied).verify(signed)).resolves.toEqual({ keyId: 'k1' });
+      await expect(verifier.verify(signed)).rejects.toThrow('Nonce already used');
+    } finally {
+      await proxied.destroy();
+      await proxy.stop();
+    }
   });
 });

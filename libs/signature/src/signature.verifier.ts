@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
-import { Clock } from '@app/scheduling';
+import { Clock } from '@app/domain';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
 import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from './sign-request';
@@ -22,9 +22,14 @@ const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
 const TIMESTAMP = /^\d{1,12}$/;
 const SIGNATURE = /^v1=[0-9a-f]{64}$/;
 const SIGNED_STRING = 'TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY';
+/**
+ * How much longer than strictly needed a nonce is kept: a replay sent at the last moment of the
+ * window may reach Postgres later after its clock reading than the original did; this covers it.
+ */
+const NONCE_MARGIN_MS = 30_000;
 
 /**
- * Verifies contract §1 signatures: known key, fresh timestamp (either direction), HMAC over the
+ * Verifies request signatures (docs/api.md): known key, fresh timestamp (either direction), HMAC over the
  * raw bytes compared in constant time, and a nonce not seen before for that key. Framework-free,
  * so the HTTP guard and RPC handlers share it.
  */
@@ -49,9 +54,12 @@ export class SignatureVerifier {
     if (secret === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
 
     const window = this.config.auth.signatureWindowSeconds;
-    const skew = Math.abs(this.clock.now().getTime() / 1000 - Number(timestamp));
+    const nowMs = this.clock.now().getTime();
+    const skew = Math.abs(nowMs / 1000 - Number(timestamp));
     if (skew > window) {
-      throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} is ${Math.round(skew)} s away from server time; allowed skew is ${window} s. Check the client clock.`);
+      throw new SignatureError(
+        `${SIGNATURE_HEADERS.timestamp} is ${Math.round(skew)} s away from server time; allowed skew is ${window} s. Check the client clock.`,
+      );
     }
 
     const expected = Buffer.from(computeSignature(secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
@@ -60,8 +68,12 @@ export class SignatureVerifier {
       throw new SignatureError(`Signature does not match for key '${keyId}': sign ${SIGNED_STRING} with the key's secret (HMAC-SHA256, hex)`);
     }
 
-    // Checked last so that forged requests cannot use up nonces; kept for both sides of the window.
-    if (!(await this.nonces.accept(keyId, nonce, 2 * window * 1000))) {
+    // Checked last so that forged requests cannot use up nonces. Kept until the timestamp leaves the
+    // window (up to 2 × window for one signed ahead of this clock) rather than a fixed 2 × window,
+    // which holds about half as many rows. Only this duration crosses to Postgres's clock, so an
+    // offset between the two clocks cannot shorten it.
+    const ttlMs = (Number(timestamp) + window) * 1000 - nowMs + NONCE_MARGIN_MS;
+    if (!(await this.nonces.accept(keyId, nonce, ttlMs))) {
       throw new SignatureError(`Nonce already used for key '${keyId}' (replayed request); sign every request with a fresh nonce`);
     }
     return { keyId };

@@ -1,10 +1,11 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { ActionStatus } from './action-status';
+import { ActionStatus } from '@app/domain';
 import { ActionEntity } from './action.entity';
 
 /** One lifecycle event of an action: creation (`from` null), a status change, or a change by a client. */
 @Entity({ name: 'action_history' })
 @Index('idx_action_history_action', ['actionId', 'id'])
+@Index('idx_action_history_at', ['at'])
 export class ActionHistoryEntity {
   @PrimaryGeneratedColumn({ type: 'bigint' })
   id: string;
@@ -34,4 +35,8 @@ export class ActionHistoryEntity {
 
   @Column({ type: 'text', nullable: true })
   note: string | null;
+
+  /** On a claim entry (PENDING → IN_PROGRESS), when that attempt was due; `at` minus this is its firing lag. Null on other entries. */
+  @Column({ name: 'due_at', type: 'timestamptz', nullable: true })
+  dueAt: Date | null;
 }

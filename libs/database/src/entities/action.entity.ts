@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { ActionStatus, Frequency, MisfirePolicy } from './action-status';
+import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
 
 /** Plain JSON object stored in a jsonb column. */
 export type JsonObject = Record<string, unknown>;
@@ -45,8 +45,24 @@ export class ActionEntity {
   @Column({ type: 'varchar', length: 16, nullable: true })
   frequency: Frequency | null;
 
+  /** Instead of `frequency`: a cron expression read in `timezone`. */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  cron: string | null;
+
+  /** IANA zone of a repeating action's calendar; null for a one-off action. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  timezone: string | null;
+
   @Column({ name: 'execution_remainder', type: 'integer', nullable: true })
   executionRemainder: number | null;
+
+  /** No occurrence runs after this time. */
+  @Column({ name: 'end_at', type: 'timestamptz', nullable: true })
+  endAt: Date | null;
+
+  /** The action's own retry policy; it wins over the type's and the global one. */
+  @Column({ name: 'retry_policy', type: 'jsonb', nullable: true })
+  retryPolicy: ActionRetryPolicy | null;
 
   @Column({ name: 'misfire_policy', type: 'varchar', length: 16 })
   misfirePolicy: MisfirePolicy;
@@ -68,6 +84,18 @@ export class ActionEntity {
    */
   @Column({ type: 'integer' })
   revision: number;
+
+  /** Fencing token of the attempt running now (IN_PROGRESS); an outcome must present it to be recorded. */
+  @Column({ name: 'claim_token', type: 'uuid', nullable: true })
+  claimToken: string | null;
+
+  /** Until when the running attempt's claim holds, on Postgres's clock; renewed while the attempt runs. */
+  @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
+  claimedUntil: Date | null;
+
+  /** The API key that created the action; its secret signs the action's outbound calls. Null for older rows. */
+  @Column({ name: 'api_key_id', type: 'varchar', length: 64, nullable: true })
+  apiKeyId: string | null;
 
   /** When the action reached COMPLETED, FAILED or NO_ACTION; retention counts from here. */
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })

@@ -20,6 +20,10 @@ export class IdempotencyKeyEntity {
   @JoinColumn({ name: 'action_id' })
   action?: ActionEntity;
 
+  /** Canonical hash of the body first sent with the key; null for keys stored before it was kept. */
+  @Column({ name: 'request_hash', type: 'varchar', length: 64, nullable: true })
+  requestHash: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 }

@@ -1,36 +1,26 @@
-import { ActionStatus, Frequency, MisfirePolicy } from '../entities/action-status';
-import { JsonObject } from '../entities/action.entity';
+import { ActionState, ActionStatus, HistoryDraft } from '@app/domain';
 
-/** A validated action to store; ids come from the caller so jobs and keys can name them before commit. */
+/** A validated action to store, in its first lifecycle state; ids come from the caller so jobs and keys can name them before commit. */
 export interface NewAction {
   id: string;
   action: string;
-  executionTime: Date;
-  data: JsonObject;
-  metadata: JsonObject;
-  repeat: boolean;
-  frequency: Frequency | null;
-  executionRemainder: number | null;
-  misfirePolicy: MisfirePolicy;
-}
-
-/** Fields a client may change on a PENDING action outside the lock window. */
-export interface ActionChanges {
-  executionTime?: Date;
-  data?: JsonObject;
-  metadata?: JsonObject;
-  repeat?: boolean;
-  frequency?: Frequency | null;
-  executionRemainder?: number | null;
-  misfirePolicy?: MisfirePolicy;
+  /** The API key that created it. */
+  apiKeyId: string;
+  state: ActionState;
+  history: HistoryDraft;
 }
 
 export interface ActionListFilter {
   status?: ActionStatus;
   action?: string;
   limit: number;
-  /** Keyset position: list strictly after this (executionTime, id). */
+  /** Keyset position: list strictly after this (executionTime, id) in the order asked for. */
   after?: { executionTime: Date; id: string };
+  /** Latest executionTime first, instead of the earliest. */
+  descending?: boolean;
+  /** Only actions whose executionTime is at or after `dueFrom` and before `dueBefore`. */
+  dueFrom?: Date;
+  dueBefore?: Date;
 }
 
 export interface ActionStats {

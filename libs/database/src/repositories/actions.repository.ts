@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ALL_STATUSES, ActionStatus, TERMINAL_STATUSES } from '../entities/action-status';
+import { ActionState, ActionStatus, TERMINAL_STATUSES, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
-import { ActionChanges, ActionListFilter, ActionStats, NewAction } from './action-query.types';
+import { ActionListFilter, NewAction } from './action-query.types';
+import { STATE_COLUMNS, changedFields, columnValue, historyValues } from './action-state-columns';
 import { GroupCommit } from './group-commit';
-import { appendHistorySql, HistoryRepository } from './history.repository';
+import { appendDraftsSql } from './history.repository';
 import { hydrate } from './hydrate';
+import { IdempotencyKeyReusedError } from './idempotency-key-reused.error';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
 
@@ -16,25 +18,31 @@ const IDEMPOTENCY_TTL = '24 hours';
 const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
   ['id', 'uuid', (a) => a.id],
   ['action', 'varchar', (a) => a.action],
-  ['at', 'timestamptz', (a) => a.executionTime],
-  ['data', 'text', (a) => JSON.stringify(a.data)],
-  ['metadata', 'text', (a) => JSON.stringify(a.metadata)],
-  ['repeat', 'boolean', (a) => a.repeat],
-  ['frequency', 'varchar', (a) => a.frequency],
-  ['remainder', 'integer', (a) => a.executionRemainder],
-  ['misfire', 'varchar', (a) => a.misfirePolicy],
+  ['api_key_id', 'varchar', (a) => a.apiKeyId],
+  ...(Object.keys(STATE_COLUMNS) as (keyof ActionState)[]).map(
+    (field) =>
+      [
+        STATE_COLUMNS[field][0],
+        STATE_COLUMNS[field][1] === 'jsonb' ? 'text' : STATE_COLUMNS[field][1],
+        (a: NewAction) => columnValue(a.state, field),
+      ] as const,
+  ),
+  ['history_note', 'text', (a) => a.history.note],
 ]);
+const STATE_COLUMN_NAMES = Object.values(STATE_COLUMNS).map(([column]) => column);
 
-/** Inserts actions and their "created" history entries. */
+/** Inserts actions in their first lifecycle state, and their "created" history entries. */
 const INSERT_ACTIONS_SQL = `WITH inserted AS (
-  INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata,
-                       repeat, frequency, execution_remainder, misfire_policy)
-  SELECT n.id, n.action, 'PENDING', n.at, n.at, n.at, n.data::jsonb, n.metadata::jsonb,
-         n.repeat, n.frequency, n.remainder, n.misfire
+  INSERT INTO actions (id, action, api_key_id, ${STATE_COLUMN_NAMES.join(', ')})
+  SELECT n.id, n.action, n.api_key_id, ${Object.values(STATE_COLUMNS)
+    .map(([column, sqlType]) => (sqlType === 'jsonb' ? `n.${column}::jsonb` : `n.${column}`))
+    .join(', ')}
   FROM ${NEW_ACTION_COLUMNS.rows('n')}
   RETURNING *
 ), history AS (
-  ${appendHistorySql('inserted', { occurrence: 'occurrence', from: 'NULL', to: `'PENDING'`, attempt: '0', note: `'created'` })}
+  INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+  SELECT i.id, i.occurrence, NULL, i.status, 0, n.history_note, clock_timestamp()
+  FROM inserted i JOIN ${NEW_ACTION_COLUMNS.rows('n')} USING (id)
 )
 SELECT * FROM inserted`;
 
@@ -46,10 +54,7 @@ export type IdempotentCreate = { created: true; action: ActionEntity } | { creat
 export class ActionsRepository {
   private readonly singleCreates = new GroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
 
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly history: HistoryRepository,
-  ) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Stores actions and their creation history in one statement: all or nothing. */
   createMany(actions: NewAction[]): Promise<ActionEntity[]> {
@@ -62,31 +67,36 @@ export class ActionsRepository {
   }
 
   /**
-   * Stores one action unless `(apiKeyId, key)` already created one within 24 h; then returns that one.
+   * Stores one action unless `(apiKeyId, key)` already created one within 24 h; then returns that one,
+   * or refuses when that first create had another body (`requestHash` differs).
    * The key's primary key serialises concurrent duplicates: the losers wait for the winner's commit,
-   * roll their own insert back and read the winner's action.
+   * roll their own insert back and read the winner's action and hash.
    */
-  async createIdempotent(apiKeyId: string, key: string, action: NewAction): Promise<IdempotentCreate> {
-    const created = await this.dataSource.transaction(async (manager) => {
-      const [entity] = await this.insert(manager, [action]);
-      const claimed: unknown[] = await manager.query(
-        `INSERT INTO idempotency_keys (api_key_id, key, action_id, created_at) VALUES ($1, $2, $3, now())
-         ON CONFLICT (api_key_id, key) DO UPDATE SET action_id = EXCLUDED.action_id, created_at = now()
+  async createIdempotent(apiKeyId: string, key: string, action: NewAction, requestHash: string): Promise<IdempotentCreate> {
+    const created = await this.dataSource
+      .transaction(async (manager) => {
+        const [entity] = await this.insert(manager, [action]);
+        const claimed: unknown[] = await manager.query(
+          `INSERT INTO idempotency_keys (api_key_id, key, action_id, request_hash, created_at) VALUES ($1, $2, $3, $4, now())
+         ON CONFLICT (api_key_id, key) DO UPDATE SET action_id = EXCLUDED.action_id, request_hash = EXCLUDED.request_hash, created_at = now()
            WHERE idempotency_keys.created_at < now() - interval '${IDEMPOTENCY_TTL}'
          RETURNING action_id`,
-        [apiKeyId, key, entity.id],
-      );
-      if (claimed.length === 0) throw new DuplicateIdempotencyKey();
-      return entity;
-    }).catch((error: unknown) => {
-      if (error instanceof DuplicateIdempotencyKey) return null;
-      throw error;
-    });
+          [apiKeyId, key, entity.id, requestHash],
+        );
+        if (claimed.length === 0) throw new DuplicateIdempotencyKey();
+        return entity;
+      })
+      .catch((error: unknown) => {
+        if (error instanceof DuplicateIdempotencyKey) return null;
+        throw error;
+      });
     if (created) return { created: true, action: created };
-    const rows: { action_id: string }[] = await this.dataSource.query(
-      `SELECT action_id FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
+    const rows: { action_id: string; request_hash: string | null }[] = await this.dataSource.query(
+      `SELECT action_id, request_hash FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
       [apiKeyId, key],
     );
+    // A key stored before hashes were kept has none: it answers as before until it expires.
+    if (rows[0] && rows[0].request_hash !== null && rows[0].request_hash !== requestHash) throw new IdempotencyKeyReusedError(key);
     const existing = rows[0] && (await this.findById(rows[0].action_id));
     if (!existing) throw new Error(`Idempotency key ${key} refers to no action`);
     return { created: false, action: existing };
@@ -96,18 +106,21 @@ export class ActionsRepository {
     return this.dataSource.getRepository(ActionEntity).findOneBy({ id });
   }
 
-  /** One page ordered by (executionTime, id), strictly after the given keyset position. */
+  /** One page ordered by (executionTime, id), either way, strictly after the given keyset position. */
   list(filter: ActionListFilter): Promise<ActionEntity[]> {
+    const direction = filter.descending ? 'DESC' : 'ASC';
     const query = this.dataSource
       .getRepository(ActionEntity)
       .createQueryBuilder('a')
-      .orderBy('a.execution_time', 'ASC')
-      .addOrderBy('a.id', 'ASC')
+      .orderBy('a.execution_time', direction)
+      .addOrderBy('a.id', direction)
       .limit(filter.limit);
     if (filter.status) query.andWhere('a.status = :status', { status: filter.status });
     if (filter.action) query.andWhere('a.action = :action', { action: filter.action });
+    if (filter.dueFrom) query.andWhere('a.execution_time >= :dueFrom', { dueFrom: filter.dueFrom });
+    if (filter.dueBefore) query.andWhere('a.execution_time < :dueBefore', { dueBefore: filter.dueBefore });
     if (filter.after) {
-      query.andWhere('(a.execution_time, a.id) > (:afterTime, :afterId)', {
+      query.andWhere(`(a.execution_time, a.id) ${filter.descending ? '<' : '>'} (:afterTime, :afterId)`, {
         afterTime: filter.after.executionTime,
         afterId: filter.after.id,
       });
@@ -115,87 +128,43 @@ export class ActionsRepository {
     return query.getMany();
   }
 
-  async stats(): Promise<ActionStats> {
-    const rows: { action: string; status: ActionStatus; count: string }[] = await this.dataSource.query(
-      `SELECT action, status, count(*) AS count FROM actions GROUP BY action, status ORDER BY action, status`,
-    );
-    const byStatus = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as Record<ActionStatus, number>;
-    const byAction: ActionStats['byAction'] = {};
-    let total = 0;
-    for (const row of rows) {
-      const count = Number(row.count);
-      total += count;
-      byStatus[row.status] += count;
-      byAction[row.action] = { ...byAction[row.action], [row.status]: count };
-    }
-    return { total, byStatus, byAction };
-  }
-
   /**
-   * Applies a client's change if the action is still PENDING and due after `lockedBefore`.
-   * A new due time bumps the revision so that a job queued for the old one cannot claim it.
-   * Returns null when nothing matched (missing, or locked: the caller tells which).
+   * Persists a lifecycle transition computed from `transition.before`, if the row is still in that
+   * state: the same revision, one of `guard.statuses`, and (for client changes) due after
+   * `guard.dueAfter`. Writes only the fields that changed, and the history entries, in one
+   * statement. Returns null when the row no longer matches (someone else changed it first).
    */
-  async updateUnlocked(id: string, changes: ActionChanges, lockedBefore: Date, note: string): Promise<ActionEntity | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const assignments: string[] = [];
-      const params: unknown[] = [id, lockedBefore];
-      const set = (column: string, value: unknown, cast = '') => {
-        params.push(value);
-        assignments.push(`${column} = $${params.length}${cast}`);
-      };
-      if (changes.executionTime) {
-        set('execution_time', changes.executionTime);
-        set('next_attempt_at', changes.executionTime);
-        set('schedule_anchor', changes.executionTime);
-        assignments.push('revision = revision + 1');
-      }
-      if (changes.data) set('data', JSON.stringify(changes.data), '::jsonb');
-      if (changes.metadata) set('metadata', JSON.stringify(changes.metadata), '::jsonb');
-      if (changes.repeat !== undefined) set('repeat', changes.repeat);
-      if (changes.frequency !== undefined) set('frequency', changes.frequency);
-      if (changes.executionRemainder !== undefined) set('execution_remainder', changes.executionRemainder);
-      if (changes.misfirePolicy !== undefined) set('misfire_policy', changes.misfirePolicy);
-      assignments.push('updated_at = now()');
-      const [rows] = await manager.query(
-        `UPDATE actions SET ${assignments.join(', ')}
-         WHERE id = $1 AND status = 'PENDING' AND execution_time > $2 RETURNING *`,
-        params,
-      );
-      if (rows.length === 0) return null;
-      const updated = hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), rows[0]);
-      await this.history.append(manager, [{ action: updated, from: ActionStatus.Pending, to: ActionStatus.Pending, attempt: 0, note }]);
-      return updated;
+  async applyIf(id: string, transition: Transition, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
+    const params: unknown[] = [id, transition.before.revision, guard.statuses, guard.dueAfter ?? null];
+    const assignments = changedFields(transition.before, transition.after).map((field) => {
+      params.push(columnValue(transition.after, field));
+      const [column, sqlType] = STATE_COLUMNS[field];
+      return `${column} = $${params.length}::${sqlType}`;
     });
+    if (transition.after.status !== transition.before.status) assignments.push(`finished_at = ${transition.finished ? 'now()' : 'NULL'}`);
+    const history = historyValues(id, transition.history);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH changed AS (
+         UPDATE actions SET ${[...assignments, 'updated_at = now()'].join(', ')}
+         WHERE id = $1 AND revision = $2 AND status = ANY($3) AND ($4::timestamptz IS NULL OR execution_time > $4)
+         RETURNING *
+       ), history AS (
+         ${appendDraftsSql('changed', params.length + 1)}
+       )
+       SELECT * FROM changed`,
+      [...params, ...history],
+    );
+    return rows.length === 0 ? null : hydrate<ActionEntity>(this.dataSource.getMetadata(ActionEntity), rows[0]);
   }
 
   /** Deletes a finished action, or a PENDING one due after `lockedBefore`. Returns whether a row went. */
   async deleteUnlocked(id: string, lockedBefore: Date): Promise<boolean> {
-    const [, affected] = await this.dataSource.query(
+    const [, affected]: [unknown[], number] = await this.dataSource.query(
       `DELETE FROM actions WHERE id = $1
          AND (status = ANY($2) OR (status = 'PENDING' AND execution_time > $3))`,
       [id, TERMINAL_STATUSES, lockedBefore],
     );
     return affected > 0;
-  }
-
-  /** FAILED or NO_ACTION → PENDING, the same occurrence due at `dueAt`, attempts counted afresh. */
-  async requeueFinished(id: string, dueAt: Date): Promise<ActionEntity | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [rows] = await manager.query(
-        `UPDATE actions SET status = 'PENDING', retry_count = 0, next_attempt_at = $2, revision = revision + 1,
-           finished_at = NULL, updated_at = now()
-         WHERE id = $1 AND status IN ('FAILED', 'NO_ACTION')
-         RETURNING *, (SELECT status FROM actions WHERE id = $1) AS previous_status`, // the subquery sees the row before this update
-        [id, dueAt],
-      );
-      if (rows.length === 0) return null;
-      const action = hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), rows[0]);
-      await this.history.append(manager, [
-        { action, from: rows[0].previous_status, to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
-      ]);
-      return action;
-    });
   }
 
   /**
@@ -205,7 +174,9 @@ export class ActionsRepository {
   private async insert(runner: DataSource | EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
     const values = NEW_ACTION_COLUMNS.values(actions);
     const rows: Record<string, unknown>[] =
-      runner instanceof DataSource ? await preparedQuery(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values) : await runner.query(INSERT_ACTIONS_SQL, values);
+      runner instanceof DataSource
+        ? await preparedQuery(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values)
+        : await runner.query<Record<string, unknown>[]>(INSERT_ACTIONS_SQL, values);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id as string, hydrate<ActionEntity>(metadata, row)]));
     return actions.map((a) => byId.get(a.id)!);

@@ -1,217 +1,183 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ActionStatus } from '../entities/action-status';
+import { ActionState, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
+import { STATE_COLUMNS, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
-import { appendHistorySql } from './history.repository';
 import { hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
 
-/** Where an occurrence goes after a successful attempt. */
-export type AfterSuccess =
-  | { kind: 'completed' }
-  | { kind: 'next-occurrence'; executionTime: Date; catchUpNote?: string };
-
-/** Where an occurrence goes after a failed attempt. */
-export type AfterFailure = { kind: 'retry'; dueAt: Date } | { kind: 'failed' };
-
-/** A claimed occurrence, and whether it was taken over from a worker that died mid-run. */
-export interface Claimed {
-  action: ActionEntity;
-  takenOver: boolean;
-}
+/** What a job found when it tried to claim its action. */
+export type ClaimResult =
+  /** The attempt is ours until `claimedUntil` (renew it while running); `takenOver`: its previous worker died mid-run. */
+  | { kind: 'claimed'; action: ActionEntity; takenOver: boolean }
+  /**
+   * Not yet, on Postgres's clock: the action waits for this very job but is due later, or another
+   * attempt holds a live claim on it. Run the job again in `dueInMs`.
+   */
+  | { kind: 'not-due'; dueInMs: number }
+  /** Nothing to do: the job is stale, the action is gone, finished or running elsewhere. */
+  | { kind: 'none' };
 
 interface ClaimRequest {
   id: string;
   revision: number;
-  staleBefore: Date;
+  token: string;
 }
 
-/** The columns an attempt's outcome sets, computed from the claimed row. */
-interface TargetState {
-  status: ActionStatus;
-  retryCount: number;
-  lastError: string | null;
-  finished: boolean;
-  occurrence: number;
-  executionRemainder: number | null;
-  executionTime: Date;
-  nextAttemptAt: Date;
-  revision: number;
-}
-
-interface Transition {
-  action: ActionEntity;
-  target: TargetState;
-  note: string | null;
+/** An outcome computed by the lifecycle, to be written only while `token` still holds the claim. */
+interface Outcome {
+  token: string;
+  transition: Transition<ActionEntity>;
 }
 
 const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
   ['id', 'uuid', (r) => r.id],
   ['revision', 'integer', (r) => r.revision],
-  ['stale_before', 'timestamptz', (r) => r.staleBefore],
+  ['token', 'uuid', (r) => r.token],
 ]);
 
-/** A transition's new column values, and the occurrence and attempt that ran, for its history entry. */
-const TRANSITION_COLUMNS = new UnnestColumns<Transition>([
-  ['id', 'uuid', (c) => c.action.id],
-  ['from_revision', 'integer', (c) => c.action.revision],
-  ['status', 'varchar', (c) => c.target.status],
-  ['retry_count', 'integer', (c) => c.target.retryCount],
-  ['last_error', 'text', (c) => c.target.lastError],
-  ['finished', 'boolean', (c) => c.target.finished],
-  ['occurrence', 'integer', (c) => c.target.occurrence],
-  ['execution_remainder', 'integer', (c) => c.target.executionRemainder],
-  ['execution_time', 'timestamptz', (c) => c.target.executionTime],
-  ['next_attempt_at', 'timestamptz', (c) => c.target.nextAttemptAt],
-  ['revision', 'integer', (c) => c.target.revision],
-  ['ran_occurrence', 'integer', (c) => c.action.occurrence],
-  ['ran_attempt', 'integer', (c) => c.action.retryCount + 1],
-  ['note', 'text', (c) => c.note],
-]);
+/** The lifecycle fields an attempt's outcome can change; the others are frozen while an action runs. */
+const OUTCOME_FIELDS: (keyof ActionState)[] = [
+  'status',
+  'retryCount',
+  'lastError',
+  'occurrence',
+  'executionRemainder',
+  'executionTime',
+  'nextAttemptAt',
+  'revision',
+];
 
-const TAKEN_OVER_NOTE = 'previous attempt was interrupted (worker lost); running it again';
+const OUTCOME_COLUMNS = new UnnestColumns<Outcome>([
+  ['id', 'uuid', (o) => o.transition.before.id],
+  ['token', 'uuid', (o) => o.token],
+  ...OUTCOME_FIELDS.map((field) => [STATE_COLUMNS[field][0], STATE_COLUMNS[field][1], (o: Outcome) => columnValue(o.transition.after, field)] as const),
+  ['finished', 'boolean', (o) => o.transition.finished],
+  ['entry_from', 'varchar', (o) => o.transition.history[0].from],
+  ['entry_to', 'varchar', (o) => o.transition.history[0].to],
+  ['entry_occurrence', 'integer', (o) => o.transition.history[0].occurrence],
+  ['entry_attempt', 'integer', (o) => o.transition.history[0].attempt],
+  ['entry_note', 'text', (o) => o.transition.history[0].note],
+]);
 
 /**
- * The worker's state changes. Each is one conditional statement that writes the row and its
- * history entry together, so two workers racing for one occurrence resolve in Postgres.
- * Concurrent jobs share statements (GroupCommit): rows are locked in id order, so batches
- * running side by side on several workers cannot deadlock.
+ * The worker's state changes, each one conditional statement that writes the row and its history
+ * entry together. A claim is a lease on Postgres's clock under a fresh fencing token: renewed while
+ * the attempt runs, taken over only once it lapsed, and an outcome is written only with the token
+ * that still holds it. Concurrent jobs share statements (GroupCommit); rows are locked in id order,
+ * so batches running side by side on several workers cannot deadlock.
  */
 @Injectable()
 export class ExecutionRepository {
-  private readonly claims = new GroupCommit<ClaimRequest, Claimed | null>((requests) => this.claimMany(requests));
-  private readonly transitions = new GroupCommit<Transition, ActionEntity | null>((changes) => this.transitionMany(changes));
+  private readonly claims = new GroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
+  private readonly outcomes = new GroupCommit<Outcome, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * PENDING → IN_PROGRESS for exactly this revision. Also takes over an IN_PROGRESS claim
-   * older than `staleBefore`: its worker died mid-run and the queue re-delivered the job.
-   * Returns null when someone else has it, or the job is stale.
+   * PENDING and due → IN_PROGRESS for exactly this revision, under a new lease of `leaseMs`. Also
+   * takes over an IN_PROGRESS claim whose lease lapsed (its worker died; the caller records the
+   * interruption). Time is Postgres's, never the worker's.
    */
-  claim(id: string, revision: number, staleBefore: Date): Promise<Claimed | null> {
-    return this.claims.submit({ id, revision, staleBefore });
+  claim(id: string, revision: number, leaseMs: number): Promise<ClaimResult> {
+    return this.claims.submit({ id, revision, token: randomUUID(), leaseMs });
   }
 
-  /** IN_PROGRESS → COMPLETED, or → PENDING for the next occurrence of a repeating action. */
-  recordSuccess(action: ActionEntity, note: string | null, next: AfterSuccess): Promise<ActionEntity | null> {
-    const base = { ...stateOf(action), retryCount: 0, lastError: null };
-    if (next.kind === 'completed') {
-      const executionRemainder = action.repeat ? 0 : action.executionRemainder;
-      return this.transitions.submit({ action, note, target: { ...base, status: ActionStatus.Completed, finished: true, executionRemainder } });
-    }
-    const target: TargetState = {
-      ...base,
-      status: ActionStatus.Pending,
-      occurrence: action.occurrence + 1,
-      executionRemainder: action.executionRemainder === null ? null : action.executionRemainder - 1,
-      executionTime: next.executionTime,
-      nextAttemptAt: next.executionTime,
-      revision: action.revision + 1,
-    };
-    return this.transitions.submit({ action, target, note: [note, next.catchUpNote].filter(Boolean).join('; ') || null });
+  /** Extends a running attempt's lease; false when the claim is no longer this token's (it was taken over). */
+  async renew(action: ActionEntity, leaseMs: number): Promise<boolean> {
+    const [, renewed]: [unknown, number] = await this.dataSource.query(
+      `UPDATE actions SET claimed_until = now() + $3 * interval '1 millisecond'
+       WHERE id = $1 AND claim_token = $2 AND status = 'IN_PROGRESS'`,
+      [action.id, action.claimToken, leaseMs],
+    );
+    return renewed === 1;
   }
 
-  /** IN_PROGRESS → PENDING (retry after a delay, same occurrence) or → FAILED. */
-  recordFailure(action: ActionEntity, error: string, next: AfterFailure): Promise<ActionEntity | null> {
-    const base = { ...stateOf(action), retryCount: action.retryCount + 1, lastError: error };
-    const target: TargetState =
-      next.kind === 'failed'
-        ? { ...base, status: ActionStatus.Failed, finished: true }
-        : { ...base, status: ActionStatus.Pending, nextAttemptAt: next.dueAt, revision: action.revision + 1 };
-    return this.transitions.submit({ action, target, note: error });
+  /**
+   * Writes an outcome the lifecycle computed from the claimed row, if the claim still holds
+   * (same token, still IN_PROGRESS). Returns null when a takeover fenced this attempt off.
+   */
+  record(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
+    if (transition.history.length !== 1) throw new Error('An attempt outcome writes exactly one history entry');
+    return this.outcomes.submit({ token: transition.before.claimToken!, transition });
   }
 
-  /** IN_PROGRESS → NO_ACTION: no fulfillment exists for the type; visible, and not retried. */
-  recordNoAction(action: ActionEntity, note: string): Promise<ActionEntity | null> {
-    return this.transitions.submit({ action, note, target: { ...stateOf(action), status: ActionStatus.NoAction, lastError: note, finished: true } });
-  }
-
-  private async claimMany(requests: ClaimRequest[]): Promise<(Claimed | null)[]> {
+  private async claimMany(requests: (ClaimRequest & { leaseMs: number })[]): Promise<ClaimResult[]> {
     const rows = await preparedQuery(
       this.dataSource,
       'punctual_claim',
       `WITH requested AS (
          SELECT * FROM ${CLAIM_COLUMNS.rows('r')}
        ), claimable AS (
-         SELECT a.id, a.status AS previous_status FROM actions a JOIN requested r ON a.id = r.id AND a.revision = r.revision
-         WHERE a.status = 'PENDING' OR (a.status = 'IN_PROGRESS' AND a.updated_at < r.stale_before)
+         SELECT a.id, a.status AS previous_status, r.token FROM actions a JOIN requested r ON a.id = r.id AND a.revision = r.revision
+         WHERE (a.status = 'PENDING' AND a.next_attempt_at <= now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now())
          ORDER BY a.id FOR UPDATE OF a
        ), claimed AS (
-         UPDATE actions a SET status = 'IN_PROGRESS', updated_at = clock_timestamp()
-         FROM (SELECT DISTINCT id, previous_status FROM claimable) c WHERE a.id = c.id
+         UPDATE actions a SET status = 'IN_PROGRESS', claim_token = c.token,
+           claimed_until = now() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
+         FROM (SELECT DISTINCT ON (id) id, previous_status, token FROM claimable ORDER BY id) c WHERE a.id = c.id
          RETURNING a.*, c.previous_status
        ), history AS (
-         ${appendHistorySql('claimed', {
-           occurrence: 'occurrence',
-           from: 'previous_status',
-           to: `'IN_PROGRESS'`,
-           attempt: 'retry_count + 1',
-           note: `CASE WHEN previous_status = 'IN_PROGRESS' THEN '${TAKEN_OVER_NOTE}' END`,
-         })}
+         -- A fresh claim starts attempt retry_count + 1 (attemptNumber in the lifecycle); a takeover's entry is the lifecycle's, written by the caller.
+         -- due_at: when this attempt was due, so the history tells each attempt's firing lag.
+         INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
+         SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), next_attempt_at FROM claimed WHERE previous_status = 'PENDING'
        )
-       SELECT * FROM claimed`,
-      CLAIM_COLUMNS.values(requests),
-    );
-    const metadata = this.dataSource.getMetadata(ActionEntity);
-    const byKey = new Map(rows.map((row) => [`${row.id}/${row.revision}`, row]));
-    return requests.map((request) => {
-      // A job queued twice in one batch claims once: the first request takes the row.
-      const key = `${request.id}/${request.revision}`;
-      const row = byKey.get(key);
-      if (!row) return null;
-      byKey.delete(key);
-      return { action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === ActionStatus.InProgress };
-    });
-  }
-
-  /** Applies each outcome if its row is still the claimed revision IN_PROGRESS; history records the occurrence that ran. */
-  private async transitionMany(changes: Transition[]): Promise<(ActionEntity | null)[]> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      'punctual_transition',
-      `WITH target AS (
-         SELECT * FROM ${TRANSITION_COLUMNS.rows('t')}
-       ), locked AS (
-         SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.revision = t.from_revision
-         WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
-       ), changed AS (
-         UPDATE actions a SET status = t.status, retry_count = t.retry_count, last_error = t.last_error,
-           finished_at = CASE WHEN t.finished THEN now() END, occurrence = t.occurrence,
-           execution_remainder = t.execution_remainder, execution_time = t.execution_time,
-           next_attempt_at = t.next_attempt_at, revision = t.revision, updated_at = clock_timestamp()
-         FROM locked t WHERE a.id = t.id
-         RETURNING a.*, t.ran_occurrence, t.ran_attempt, t.note
-       ), history AS (
-         ${appendHistorySql('changed', { occurrence: 'ran_occurrence', from: `'IN_PROGRESS'`, to: 'status', attempt: 'ran_attempt', note: 'note' })}
-       )
-       SELECT * FROM changed`,
-      TRANSITION_COLUMNS.values(changes),
+       SELECT c.*, NULL::bigint AS due_in_ms FROM claimed c
+       UNION ALL
+       -- Not yet: due later, or running under a live claim (a re-delivered job waits for the lease to lapse).
+       SELECT a.*, NULL::varchar, ceil(extract(epoch FROM
+           CASE a.status WHEN 'PENDING' THEN a.next_attempt_at ELSE a.claimed_until END - now()) * 1000)::bigint
+       FROM actions a JOIN requested r ON a.id = r.id AND a.revision = r.revision
+       WHERE (a.status = 'PENDING' AND a.next_attempt_at > now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now())`,
+      [...CLAIM_COLUMNS.values(requests), requests[0].leaseMs],
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
-    return changes.map((change) => {
-      const row = byId.get(change.action.id);
-      byId.delete(change.action.id);
+    return requests.map((request): ClaimResult => {
+      const row = byId.get(request.id);
+      if (!row || row.revision !== request.revision) return { kind: 'none' };
+      if (row.due_in_ms !== null) return { kind: 'not-due', dueInMs: Number(row.due_in_ms) };
+      // A job queued twice in one batch claims once: the request whose token won takes the row.
+      if (row.claim_token !== request.token) return { kind: 'none' };
+      return { kind: 'claimed', action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === 'IN_PROGRESS' };
+    });
+  }
+
+  private async recordMany(outcomes: Outcome[]): Promise<(ActionEntity | null)[]> {
+    const set = OUTCOME_FIELDS.map((field) => `${STATE_COLUMNS[field][0]} = t.${STATE_COLUMNS[field][0]}`).join(', ');
+    const rows = await preparedQuery(
+      this.dataSource,
+      'punctual_record_outcome',
+      `WITH target AS (
+         SELECT * FROM ${OUTCOME_COLUMNS.rows('t')}
+       ), locked AS (
+         SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.claim_token = t.token
+         WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
+       ), changed AS (
+         UPDATE actions a SET ${set}, finished_at = CASE WHEN t.finished THEN now() END,
+           claim_token = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claim_token END,
+           claimed_until = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claimed_until END,
+           updated_at = clock_timestamp()
+         FROM locked t WHERE a.id = t.id
+         RETURNING a.*, t.entry_from, t.entry_to, t.entry_occurrence, t.entry_attempt, t.entry_note
+       ), history AS (
+         INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+         SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
+       )
+       SELECT * FROM changed`,
+      OUTCOME_COLUMNS.values(outcomes),
+    );
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    return outcomes.map((outcome) => {
+      const row = byId.get(outcome.transition.before.id);
+      byId.delete(outcome.transition.before.id);
       return row ? hydrate<ActionEntity>(metadata, row) : null;
     });
   }
-}
-
-/** The claimed row's columns as they stand; each outcome overrides what it changes. */
-function stateOf(action: ActionEntity): TargetState {
-  return {
-    status: action.status,
-    retryCount: action.retryCount,
-    lastError: action.lastError,
-    finished: false,
-    occurrence: action.occurrence,
-    executionRemainder: action.executionRemainder,
-    executionTime: action.executionTime,
-    nextAttemptAt: action.nextAttemptAt,
-    revision: action.revision,
-  };
 }

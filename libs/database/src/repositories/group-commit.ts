@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '../database-unavailable';
+import { isDatabaseUnavailable, isStatementCancelled } from '../database-unavailable';
 
 interface Waiting<I, O> {
   item: I;
@@ -11,8 +11,9 @@ interface Waiting<I, O> {
  * out as the next batch, in one statement. An idle system writes each request at once; a busy
  * one pays one round trip and one commit for many. `write` returns one output per item, in order.
  *
- * When a batch fails on anything but an outage, its items are retried one by one, so one bad
- * item (or a deadlock with a neighbour) fails only itself.
+ * When a batch fails on anything but an outage or a statement timeout (which one by one would
+ * only repeat, item after item), its items are retried one by one, so one bad item (or a
+ * deadlock with a neighbour) fails only itself.
  */
 export class GroupCommit<I, O> {
   private waiting: Waiting<I, O>[] = [];
@@ -41,7 +42,7 @@ export class GroupCommit<I, O> {
       const outputs = await this.write(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(outputs[i]));
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error)) {
+      if (batch.length === 1 || isDatabaseUnavailable(error) || isStatementCancelled(error)) {
         for (const w of batch) w.reject(error);
         return;
       }

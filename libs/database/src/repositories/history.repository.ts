@@ -1,34 +1,41 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { ActionHistoryEntity } from '../entities/action-history.entity';
-import { ActionStatus } from '../entities/action-status';
-import { ActionEntity } from '../entities/action.entity';
-
-export interface HistoryEntry {
-  action: Pick<ActionEntity, 'id' | 'occurrence'>;
-  from: ActionStatus | null;
-  to: ActionStatus;
-  attempt: number;
-  note: string | null;
-}
-
-/** SQL expressions for one history entry per row of a source; each is evaluated against that row. */
-export interface HistoryColumnsSql {
-  occurrence: string;
-  from: string;
-  to: string;
-  attempt: string;
-  note: string;
-}
+import { ActionStatus } from '@app/domain';
+import { preparedQuery } from './prepared-query';
 
 /**
- * An `INSERT` appending one entry per row of `source` (a CTE of the same statement, with an
- * `id` column), so that a state change and its history are written by one atomic statement.
+ * An `INSERT` appending the history drafts passed as six array parameters from `$first` on
+ * (see `historyValues`), once per row of `source`: nothing is written when the change matched no row.
  */
-export function appendHistorySql(source: string, columns: HistoryColumnsSql): string {
+export function appendDraftsSql(source: string, first: number): string {
+  const p = (i: number) => `$${first + i}`;
   return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT id, ${columns.occurrence}, ${columns.from}, ${columns.to}, ${columns.attempt}, ${columns.note}, clock_timestamp() FROM ${source}`;
+    SELECT h.action_id, h.occurrence, h.from_status, h.to_status, h.attempt, h.note, clock_timestamp()
+    FROM ${source}, unnest(${p(0)}::uuid[], ${p(1)}::integer[], ${p(2)}::varchar[], ${p(3)}::varchar[], ${p(4)}::integer[], ${p(5)}::text[])
+      AS h(action_id, occurrence, from_status, to_status, attempt, note)`;
+}
+
+const HISTORY_PAGE_SQL = `SELECT id, (at AT TIME ZONE 'UTC')::text AS at_utc, (due_at AT TIME ZONE 'UTC')::text AS due_at_utc, from_status, to_status, occurrence, attempt, note
+  FROM action_history WHERE action_id = $1 AND id > $2 ORDER BY id LIMIT $3`;
+
+/** A history entry as read for a client; `at` is ISO-8601 UTC with milliseconds, as `Date.toISOString` writes it. */
+export interface HistoryRecord extends Pick<ActionHistoryEntity, 'id' | 'from' | 'to' | 'occurrence' | 'attempt' | 'note'> {
+  at: string;
+  /** For a claim: when the attempt was due, so the entry tells its firing lag. */
+  dueAt: string | null;
+}
+
+interface HistoryPageRow {
+  id: string;
+  at_utc: string;
+  due_at_utc: string | null;
+  from_status: ActionStatus | null;
+  to_status: ActionStatus;
+  occurrence: number;
+  attempt: number;
+  note: string | null;
 }
 
 /** The append-only lifecycle log of actions. */
@@ -36,25 +43,29 @@ export function appendHistorySql(source: string, columns: HistoryColumnsSql): st
 export class HistoryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Appends entries inside the caller's transaction, so history and state commit together. */
-  async append(manager: EntityManager, entries: HistoryEntry[]): Promise<void> {
-    if (entries.length === 0) return;
-    const rows = entries.map((e) => ({
-      actionId: e.action.id,
-      occurrence: e.action.occurrence,
-      from: e.from,
-      to: e.to,
-      attempt: e.attempt,
-      note: e.note,
-      at: () => 'clock_timestamp()',
+  /**
+   * Up to `limit` of the action's entries, oldest first, after the entry `afterId` when given
+   * (keyset on `idx_action_history_action`). A page may hold a thousand entries, so the statement
+   * is prepared once per connection and `at` comes as UTC text, turned into ISO-8601 by string
+   * slicing: the driver's timestamptz parser and Date.toISOString took most of such a read.
+   */
+  async page(actionId: string, limit: number, afterId = '0'): Promise<HistoryRecord[]> {
+    const rows = await preparedQuery<HistoryPageRow>(this.dataSource, 'punctual_history_page', HISTORY_PAGE_SQL, [actionId, afterId, limit]);
+    return rows.map((row) => ({
+      id: row.id,
+      at: isoFromUtcText(row.at_utc),
+      dueAt: row.due_at_utc === null ? null : isoFromUtcText(row.due_at_utc),
+      from: row.from_status,
+      to: row.to_status,
+      occurrence: row.occurrence,
+      attempt: row.attempt,
+      note: row.note,
     }));
-    for (let i = 0; i < rows.length; i += 1000) {
-      await manager.createQueryBuilder().insert().into(ActionHistoryEntity).values(rows.slice(i, i + 1000)).execute();
-    }
   }
+}
 
-  /** The action's entries, oldest first. */
-  forAction(actionId: string): Promise<ActionHistoryEntity[]> {
-    return this.dataSource.getRepository(ActionHistoryEntity).find({ where: { actionId }, order: { id: 'ASC' } });
-  }
+/** `2025-01-15 08:35:17.12` (Postgres's text of a UTC timestamp, trailing zeros trimmed) → `2025-01-15T08:35:17.120Z`. */
+function isoFromUtcText(text: string): string {
+  const milliseconds = text.length > 20 ? text.slice(20, 23).padEnd(3, '0') : '000';
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${milliseconds}Z`;
 }

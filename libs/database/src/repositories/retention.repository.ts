@@ -33,11 +33,15 @@ export class RetentionRepository {
     );
   }
 
-  /** One batch of replay-protection nonces past their expiry. */
+  /**
+   * One batch of replay-protection nonces past their expiry, oldest first on the expiry index. Every
+   * signed request adds a row, so the rows are found by their physical address rather than joined
+   * back on the key, which would read the whole table for each batch.
+   */
   async purgeExpiredNonces(batchSize: number): Promise<number> {
     return this.underLock(
-      `DELETE FROM accepted_nonces WHERE (key_id, nonce) IN (
-         SELECT key_id, nonce FROM accepted_nonces WHERE expires_at < now() LIMIT $1 FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM accepted_nonces WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM accepted_nonces WHERE expires_at < now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))`,
       [batchSize],
     );
   }
@@ -45,10 +49,11 @@ export class RetentionRepository {
   /** Runs one DELETE if this instance gets the retention lock; returns the rows deleted (0 without the lock). */
   private underLock(sql: string, params: unknown[]): Promise<number> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RETENTION_LOCK]);
+      const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RETENTION_LOCK]);
       if (!locked) return 0;
-      const [, deleted] = await manager.query(sql, params);
-      return deleted as number;
+      // For UPDATE and DELETE, TypeORM's Postgres driver answers [returned rows, affected row count].
+      const [, deleted]: [unknown[], number] = await manager.query(sql, params);
+      return deleted;
     });
   }
 }

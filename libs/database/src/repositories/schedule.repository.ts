@@ -1,16 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { hydrate } from './hydrate';
+import { UnnestColumns } from './unnest-columns';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
 const PROMOTER_LOCK = 0x70756e63; // "punc"
 
-/** The columns a job needs: what ActionQueues.enqueue takes. */
-export type QueueableAction = Pick<ActionEntity, 'id' | 'action' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
+const NO_ACTION_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
+  ['id', 'uuid', (t) => t.before.id],
+  ['revision', 'integer', (t) => t.before.revision],
+  ['status', 'varchar', (t) => t.after.status],
+  ['last_error', 'text', (t) => t.after.lastError],
+  ['entry_to', 'varchar', (t) => t.history[0].to],
+  ['entry_note', 'text', (t) => t.history[0].note],
+]);
 
-const QUEUEABLE = 'id, action, occurrence, retry_count, revision, next_attempt_at';
+/** The columns a job needs: what ActionQueues.enqueue takes. */
+export type QueueableAction = Pick<ActionEntity, 'id' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
+
+const QUEUEABLE = 'id, action, status, occurrence, retry_count, revision, next_attempt_at';
 
 /** Reads for moving PENDING actions from Postgres into the queues. */
 @Injectable()
@@ -23,14 +34,14 @@ export class ScheduleRepository {
    */
   async whileLeader<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
     return this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [PROMOTER_LOCK]);
+      const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [PROMOTER_LOCK]);
       return locked ? work(manager) : null;
     });
   }
 
   /** The watermark and the database's clock, read together under the lock. */
   async promotionWindow(manager: EntityManager, horizonMs: number): Promise<{ from: Date; until: Date; now: Date }> {
-    const [row] = await manager.query(
+    const [row]: { from: Date; until: Date; now: Date }[] = await manager.query(
       `SELECT promoted_until AS from, now() + ($1 || ' milliseconds')::interval AS until, now() AS now
        FROM scheduler_state WHERE id = 1 FOR UPDATE`,
       [horizonMs],
@@ -48,14 +59,14 @@ export class ScheduleRepository {
     limit: number,
     after?: { nextAttemptAt: Date; id: string },
   ): Promise<QueueableAction[]> {
-    const rows = await manager.query(
+    const rows: Record<string, unknown>[] = await manager.query(
       `SELECT ${QUEUEABLE} FROM actions
        WHERE status = 'PENDING' AND next_attempt_at >= $1 AND next_attempt_at < $2
          AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
        ORDER BY next_attempt_at, id LIMIT $3`,
       [window.from, window.until, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
     );
-    return rows.map((row: Record<string, unknown>) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
   }
 
   async advanceWatermark(manager: EntityManager, until: Date): Promise<void> {
@@ -68,19 +79,64 @@ export class ScheduleRepository {
   }
 
   /**
-   * Actions whose job may have been lost: PENDING and overdue by more than `graceMs`, or
-   * IN_PROGRESS with a claim older than `staleClaimMs` (its worker died and the re-delivered
-   * job came too early to take the claim over).
+   * Due PENDING actions whose type this deployment does not know (a row edited by hand, a type
+   * removed from the code): no worker can ever run them, so the lifecycle ends them as NO_ACTION.
    */
-  async overdue(graceMs: number, staleClaimMs: number, limit: number): Promise<QueueableAction[]> {
-    const rows = await this.dataSource.query(
+  async dueOfUnknownType(manager: EntityManager, knownTypes: readonly string[], limit: number): Promise<ActionEntity[]> {
+    const rows: Record<string, unknown>[] = await manager.query(
+      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at <= now() AND action <> ALL($1)
+       ORDER BY next_attempt_at, id LIMIT $2`,
+      [knownTypes, limit],
+    );
+    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+  }
+
+  /**
+   * Persists NO_ACTION transitions of PENDING rows in one statement; a row changed meanwhile is
+   * left alone. Returns the rows it ended.
+   */
+  async recordNoAction(transitions: readonly Transition<ActionEntity>[]): Promise<Pick<ActionEntity, 'id' | 'action'>[]> {
+    if (transitions.length === 0) return [];
+    const rows: Pick<ActionEntity, 'id' | 'action'>[] = await this.dataSource.query(
+      `WITH target AS (
+         SELECT * FROM ${NO_ACTION_COLUMNS.rows('t')}
+       ), changed AS (
+         UPDATE actions a SET status = t.status, last_error = t.last_error, finished_at = now(), updated_at = clock_timestamp()
+         FROM target t WHERE a.id = t.id AND a.revision = t.revision AND a.status = 'PENDING'
+         RETURNING a.id, a.action, a.occurrence, t.entry_to, t.entry_note
+       ), history AS (
+         INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+         SELECT id, occurrence, 'PENDING', entry_to, 0, entry_note, clock_timestamp() FROM changed
+       )
+       SELECT id, action FROM changed`,
+      NO_ACTION_COLUMNS.values(transitions),
+    );
+    return rows;
+  }
+
+  /**
+   * Actions whose job may have been lost, of the given types, in keyset order after `after` so
+   * that successive sweeps walk the whole set: PENDING and overdue by more than `graceMs`, or
+   * IN_PROGRESS with a claim that lapsed more than `graceMs` ago (its worker died and no job
+   * came to take it over).
+   */
+  async overdue(
+    manager: EntityManager,
+    types: readonly string[],
+    graceMs: number,
+    limit: number,
+    after?: { nextAttemptAt: Date; id: string },
+  ): Promise<QueueableAction[]> {
+    const rows: Record<string, unknown>[] = await manager.query(
       `(SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
+          AND action = ANY($2) AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
         ORDER BY next_attempt_at, id LIMIT $3)
        UNION ALL
-       (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND updated_at < now() - ($2 || ' milliseconds')::interval
-        ORDER BY updated_at LIMIT $3)`,
-      [graceMs, staleClaimMs, limit],
+       (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND claimed_until < now() - ($1 || ' milliseconds')::interval
+          AND action = ANY($2)
+        ORDER BY claimed_until LIMIT $3)`,
+      [graceMs, types, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
     );
-    return rows.map((row: Record<string, unknown>) => hydrate<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row));
+    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
   }
 }

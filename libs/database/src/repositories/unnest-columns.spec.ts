@@ -11,6 +11,14 @@ describe('UnnestColumns', () => {
   });
 
   it('turns items into one array per column, in column order', () => {
-    expect(columns.values([{ id: 'a', n: 1 }, { id: 'b', n: 2 }])).toEqual([['a', 'b'], [2, 4]]);
+    expect(
+      columns.values([
+        { id: 'a', n: 1 },
+        { id: 'b', n: 2 },
+      ]),
+    ).toEqual([
+      ['a', 'b'],
+      [2, 4],
+    ]);
   });
 });

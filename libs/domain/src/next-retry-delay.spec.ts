@@ -1,4 +1,4 @@
-import { nextRetryDelay } from './backoff.policy';
+import { nextRetryDelay } from './next-retry-delay';
 
 describe('nextRetryDelay', () => {
   const exponential = { kind: 'exponential', baseMs: 1000, maxMs: 10_000 } as const;

@@ -1,4 +1,4 @@
-import { BackoffPolicy } from '@app/config';
+import { BackoffPolicy } from './backoff-policy';
 
 /**
  * Delay before retry number `retry` (1 = the first retry after the first failure).

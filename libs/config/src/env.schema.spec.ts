@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'dotenv';
+import { envSchema } from './env.schema';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
+const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** Variables of `.env.example`, set or commented out (`# NAME=…`). */
+const exampleNames = [...envExample.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
+const exampleValues = parse(envExample);
+/** `| \`NAME\` | default | meaning |` rows of the README's configuration table → default cell. */
+const readmeDefaults = new Map([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]));
+
+const names = Object.keys(envSchema.shape) as (keyof typeof envSchema.shape)[];
+/** Variable → its default, for the variables that have one (all of them strings or numbers). */
+const defaults = new Map(
+  names.flatMap((name) => {
+    const value = envSchema.shape[name].safeParse(undefined).data;
+    return typeof value === 'string' || typeof value === 'number' ? [[name, String(value)] as const] : [];
+  }),
+);
+
+describe('every variable of the schema is documented', () => {
+  it('in .env.example and in the README table, and nothing else is', () => {
+    expect([...exampleNames].sort()).toEqual([...names].sort());
+    expect([...readmeDefaults.keys()].sort()).toEqual([...names].sort());
+  });
+
+  it.each([...defaults])('%s: with the same default (%s) in both', (name, value) => {
+    expect(readmeDefaults.get(name)).toBe(`\`${value}\``);
+    expect(exampleValues[name]).toBe(value);
+  });
+});

@@ -1,0 +1,47 @@
+/** A NestJS microservice transport Punctual can speak, named by its URL. */
+export interface TransportUrl {
+  readonly kind: 'redis' | 'nats';
+  /** `redis://…`, `rediss://…` or `nats://…`, as configured. */
+  readonly url: string;
+}
+
+/** `redis://`, `rediss://` or `nats://` URL → transport; null for anything else. */
+export function parseTransportUrl(url: string): TransportUrl | null {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return null;
+  }
+  if (protocol === 'redis:' || protocol === 'rediss:') return { kind: 'redis', url };
+  if (protocol === 'nats:') return { kind: 'nats', url };
+  return null;
+}
+
+/** The name of the transport a MESSAGE action uses when it names none. */
+export const DEFAULT_MESSAGE_TRANSPORT = 'default';
+
+const TRANSPORT_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * `name=url,name2=url2` → the named transports MESSAGE actions may use; each bad entry is one problem.
+ * A URL holds no comma (passwords in them are percent-encoded), so the list splits safely.
+ */
+export function parseMessageTransports(raw: string): { transports: Map<string, TransportUrl>; problems: string[] } {
+  const transports = new Map<string, TransportUrl>();
+  const problems: string[] = [];
+  for (const [index, entry] of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)
+    .entries()) {
+    const separator = entry.indexOf('=');
+    const name = entry.slice(0, separator).trim();
+    const transport = parseTransportUrl(entry.slice(separator + 1).trim());
+    if (separator < 1 || !TRANSPORT_NAME.test(name)) problems.push(`entry ${index + 1} must be name=url with a name of 1 to 64 of A-Z a-z 0-9 _ -`);
+    else if (transports.has(name)) problems.push(`transport "${name}" is listed twice`);
+    else if (!transport) problems.push(`transport "${name}" must have a redis://, rediss:// or nats:// URL`);
+    else transports.set(name, transport);
+  }
+  return { transports, problems };
+}

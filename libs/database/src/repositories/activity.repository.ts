@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { ActionEntity } from '../entities/action.entity';
+import { hydrate } from './hydrate';
+
+/** What happened in one minute: attempts ended by outcome, and the firing lag of the attempts started. */
+export interface MinuteActivity {
+  /** Start of the minute. */
+  minute: Date;
+  succeeded: number;
+  failed: number;
+  noAction: number;
+  /** Attempts started (claims) in the minute; the lag percentiles are over these. */
+  started: number;
+  /** Median and 99th percentile of claim time − due time, in ms; null when nothing started. */
+  lagP50Ms: number | null;
+  lagP99Ms: number | null;
+}
+
+export interface OverdueActions {
+  /** PENDING actions whose next attempt was due before the cut-off. */
+  count: number;
+  /** The most overdue of them, oldest due first. */
+  oldest: ActionEntity[];
+}
+
+/**
+ * Attempts and their lag, minute by minute, from the history alone (a range of
+ * `idx_action_history_at`). An attempt's outcome is the entry leaving IN_PROGRESS: COMPLETED,
+ * FAILED, NO_ACTION, or back to IN_PROGRESS (its worker died: failed). Back to PENDING is either
+ * a retry or the next occurrence, and only what follows tells them apart: after a success, the
+ * action's next entry (or, while none came yet, the action itself) is at a later occurrence. That
+ * costs one index probe per such entry, and none for the others.
+ */
+const MINUTES_SQL = `
+WITH recent AS MATERIALIZED (
+  SELECT h.id, h.action_id, h.at, h.from_status, h.to_status, h.occurrence, h.due_at
+  FROM action_history h
+  WHERE h.at >= date_trunc('minute', $1::timestamptz) AND h.at < $2
+    AND (h.from_status = 'IN_PROGRESS' OR h.to_status IN ('IN_PROGRESS', 'NO_ACTION'))
+), outcomes AS (
+  SELECT date_trunc('minute', r.at) AS minute,
+    CASE
+      WHEN r.to_status = 'COMPLETED' THEN 'succeeded'
+      WHEN r.to_status = 'NO_ACTION' THEN 'no_action'
+      WHEN r.to_status = 'PENDING' AND COALESCE(
+        (SELECT n.occurrence FROM action_history n WHERE n.action_id = r.action_id AND n.id > r.id ORDER BY n.id LIMIT 1),
+        (SELECT a.occurrence FROM actions a WHERE a.id = r.action_id)
+      ) > r.occurrence THEN 'succeeded'
+      ELSE 'failed'
+    END AS outcome,
+    count(*) AS attempts
+  FROM recent r
+  WHERE r.from_status = 'IN_PROGRESS' OR r.to_status = 'NO_ACTION'
+  GROUP BY 1, 2
+), by_outcome AS (
+  SELECT minute, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded, sum(attempts) FILTER (WHERE outcome = 'failed') AS failed,
+         sum(attempts) FILTER (WHERE outcome = 'no_action') AS no_action
+  FROM outcomes GROUP BY minute
+), lags AS (
+  SELECT date_trunc('minute', at) AS minute, count(*) AS started,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM at - due_at)) * 1000 AS p50,
+         percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM at - due_at)) * 1000 AS p99
+  FROM recent WHERE from_status = 'PENDING' AND to_status = 'IN_PROGRESS' AND due_at IS NOT NULL
+  GROUP BY 1
+)
+SELECT m.minute, COALESCE(o.succeeded, 0) AS succeeded, COALESCE(o.failed, 0) AS failed, COALESCE(o.no_action, 0) AS no_action,
+       COALESCE(l.started, 0) AS started, l.p50, l.p99
+FROM generate_series(date_trunc('minute', $1::timestamptz), $2::timestamptz - interval '1 millisecond', interval '1 minute') AS m(minute)
+LEFT JOIN by_outcome o USING (minute)
+LEFT JOIN lags l USING (minute)
+ORDER BY m.minute`;
+
+/** Read-only figures about recent work, for operators: what ran, how it ended, how late it started, what is overdue. */
+@Injectable()
+export class ActivityRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** One entry per minute, from the whole minute `since` falls in up to `until` (exclusive), zero-filled. */
+  async perMinute(since: Date, until: Date): Promise<MinuteActivity[]> {
+    const rows: Record<string, string | Date | null>[] = await this.dataSource.query(MINUTES_SQL, [since, until]);
+    return rows.map((row) => ({
+      minute: row.minute as Date,
+      succeeded: Number(row.succeeded),
+      failed: Number(row.failed),
+      noAction: Number(row.no_action),
+      started: Number(row.started),
+      lagP50Ms: row.p50 === null ? null : Math.round(Number(row.p50)),
+      lagP99Ms: row.p99 === null ? null : Math.round(Number(row.p99)),
+    }));
+  }
+
+  /** PENDING actions due before `dueBefore` that have not started: their count and the `limit` most overdue. */
+  async overdue(dueBefore: Date, limit: number): Promise<OverdueActions> {
+    // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
+    const [{ count }]: { count: string }[] = await this.dataSource.query(
+      `SELECT count(*) AS count FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1`,
+      [dueBefore],
+    );
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 ORDER BY next_attempt_at, id LIMIT $2`,
+      [dueBefore, limit],
+    );
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    return { count: Number(count), oldest: rows.map((row) => hydrate<ActionEntity>(metadata, row)) };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './action-vocabulary';
+export * from './backoff-policy';
+export * from './clock';
+export * from './next-retry-delay';
+export * from './schedule';
+export * from './lifecycle';

@@ -1,0 +1,64 @@
+import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { ActionRetryPolicy } from './retry-policy';
+
+/** The fields of an action that its lifecycle reads and writes. */
+export interface ActionState {
+  readonly status: ActionStatus;
+  /** 1-based number of the current occurrence; `<id>:<occurrence>` is its idempotency key. */
+  readonly occurrence: number;
+  /** Failed attempts of the current occurrence. */
+  readonly retryCount: number;
+  readonly lastError: string | null;
+  /** Scheduled time of the current occurrence; recurrence steps from it, never from the run time. */
+  readonly executionTime: Date;
+  /** When the next attempt is due: `executionTime`, or later while backing off. */
+  readonly nextAttemptAt: Date;
+  /** The executionTime the client last set; MONTHLY steps count calendar months from it. */
+  readonly scheduleAnchor: Date;
+  readonly repeat: boolean;
+  readonly frequency: Frequency | null;
+  /** Instead of `frequency`: a cron expression read in `timezone`. */
+  readonly cron: string | null;
+  /** IANA zone of a repeating action's calendar (`UTC` unless given); null for a one-off action. */
+  readonly timezone: string | null;
+  /** Executions still to run, this one included; null for a cron schedule without a limit. */
+  readonly executionRemainder: number | null;
+  /** No occurrence runs after this time. */
+  readonly endAt: Date | null;
+  readonly misfirePolicy: MisfirePolicy;
+  /** The action's own retry policy; it wins over the type's and the global one. */
+  readonly retryPolicy: ActionRetryPolicy | null;
+  readonly data: Record<string, unknown>;
+  readonly metadata: Record<string, unknown>;
+  /** Bumped with every new due time, so a job queued for an older one can never claim the action. */
+  readonly revision: number;
+}
+
+/** One line of an action's history, as the lifecycle writes it. */
+export interface HistoryDraft {
+  readonly from: ActionStatus | null;
+  readonly to: ActionStatus;
+  readonly occurrence: number;
+  /** Attempt within the occurrence (1 = first try); 0 for entries that are not attempts. */
+  readonly attempt: number;
+  readonly note: string | null;
+}
+
+/** The result of one lifecycle event: the state after it, and what to append to the history. */
+export interface Transition<S extends ActionState = ActionState> {
+  readonly before: S;
+  readonly after: S;
+  readonly history: readonly HistoryDraft[];
+  /** The action reached COMPLETED, FAILED or NO_ACTION now (retention counts from here). */
+  readonly finished: boolean;
+}
+
+/** The attempt a claim starts: the failed attempts of the occurrence so far, plus this one. */
+export function attemptNumber(state: Pick<ActionState, 'retryCount'>): number {
+  return state.retryCount + 1;
+}
+
+/** The idempotency key of the current occurrence, the same for every attempt of it. */
+export function idempotencyKeyOf(action: { id: string; occurrence: number }): string {
+  return `${action.id}:${action.occurrence}`;
+}

@@ -1,0 +1,15 @@
+/** The event does not apply to the action in its current state (running, finished, locked). → 409 */
+export class TransitionRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TransitionRefusedError';
+  }
+}
+
+/** The change would leave the action in a state the lifecycle cannot run (e.g. repeating without a frequency). → 400 */
+export class InvalidChangeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InvalidChangeError';
+  }
+}

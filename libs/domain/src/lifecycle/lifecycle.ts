@@ -1,0 +1,222 @@
+import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { nextRetryDelay } from '../next-retry-delay';
+import { Schedule, firstOccurrenceAfter, latestOccurrenceNotAfter, nextOccurrence } from '../schedule/schedule';
+import { ActionState, HistoryDraft, Transition, attemptNumber } from './action-state';
+import { TransitionRefusedError } from './lifecycle.errors';
+import { storableNote } from './note';
+import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
+import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
+
+/** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt` and `retryPolicy`. */
+export interface ActionChanges {
+  executionTime?: Date;
+  data?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  repeat?: boolean;
+  frequency?: Frequency;
+  cron?: string;
+  timezone?: string;
+  executionRemainder?: number;
+  endAt?: Date | null;
+  misfirePolicy?: MisfirePolicy;
+  retryPolicy?: ActionRetryPolicy | null;
+}
+
+/** Everything that moves an action along its lifecycle, besides its creation and its claim by a worker. */
+export type LifecycleEvent =
+  /** The running attempt's fulfillment succeeded. */
+  | { readonly type: 'succeeded'; readonly now: Date; readonly note: string | null }
+  /** The running attempt's fulfillment failed; a permanent failure is not retried. */
+  | {
+      readonly type: 'failed';
+      readonly now: Date;
+      readonly error: string;
+      readonly permanent: boolean;
+      readonly retryPolicy: RetryPolicy;
+      readonly random?: () => number;
+    }
+  /** A worker took over an attempt whose worker died (its claim lapsed): that attempt counts as failed. */
+  | { readonly type: 'interrupted'; readonly retryPolicy: RetryPolicy }
+  /** No fulfillment module knows the action's type: it becomes NO_ACTION, visibly, and is not retried. */
+  | { readonly type: 'typeUnknown'; readonly note: string }
+  /** A client changed a PENDING action. */
+  | { readonly type: 'patched'; readonly changes: ActionChanges }
+  /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
+  | { readonly type: 'retriedManually'; readonly now: Date };
+
+/**
+ * The action lifecycle, as one pure function: the state after `event`, and the history entries
+ * it writes. Storage persists the result with a statement conditional on the state it started
+ * from; apps never compute a status, a counter or a due time themselves.
+ *
+ *   PENDING ─claim→ IN_PROGRESS ─succeeded→ COMPLETED, or PENDING (next occurrence)
+ *                               ─failed→ PENDING (retry after backoff), or FAILED
+ *                               ─interrupted→ IN_PROGRESS (next attempt), or FAILED
+ *   PENDING | IN_PROGRESS ─typeUnknown→ NO_ACTION
+ *   PENDING ─patched→ PENDING;  FAILED | NO_ACTION ─retriedManually→ PENDING
+ */
+export function transition<S extends ActionState>(state: S, event: LifecycleEvent): Transition<S> {
+  const result = apply(state, event);
+  const after = { ...state, ...result.changes };
+  return { before: state, after, history: [{ from: state.status, occurrence: state.occurrence, ...result.entry }], finished: result.finished ?? false };
+}
+
+interface Outcome {
+  changes: Partial<ActionState>;
+  entry: Omit<HistoryDraft, 'from' | 'occurrence'>;
+  finished?: boolean;
+}
+
+function apply(state: ActionState, event: LifecycleEvent): Outcome {
+  switch (event.type) {
+    case 'succeeded':
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? succeeded(state, event.now, event.note);
+    case 'failed':
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? failed(state, event);
+    case 'interrupted':
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? interrupted(state, event.retryPolicy);
+    case 'typeUnknown':
+      return (
+        requireStatus(state, event.type, [ActionStatus.Pending, ActionStatus.InProgress]) ?? {
+          changes: { status: ActionStatus.NoAction, lastError: storableNote(event.note) },
+          entry: {
+            to: ActionStatus.NoAction,
+            attempt: state.status === ActionStatus.InProgress ? attemptNumber(state) : 0,
+            note: storableNote(event.note),
+          },
+          finished: true,
+        }
+      );
+    case 'patched':
+      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? patched(state, event.changes);
+    case 'retriedManually':
+      if (state.status !== ActionStatus.Failed && state.status !== ActionStatus.NoAction) {
+        throw new TransitionRefusedError(`Action is ${state.status}; only FAILED or NO_ACTION actions can be retried`);
+      }
+      return {
+        changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now) },
+        entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
+      };
+  }
+}
+
+/** A new due time always bumps the revision, so a job queued for the old one can never claim the action. */
+function dueAgainAt(state: ActionState, nextAttemptAt: Date): Pick<ActionState, 'nextAttemptAt' | 'revision'> {
+  return { nextAttemptAt, revision: state.revision + 1 };
+}
+
+function requireStatus(state: ActionState, event: LifecycleEvent['type'], allowed: ActionStatus[]): undefined {
+  if (!allowed.includes(state.status)) throw new TransitionRefusedError(`Action is ${state.status}; "${event}" applies only to ${allowed.join(' or ')}`);
+  return undefined;
+}
+
+/**
+ * A repeating action with executions left moves one step on from its scheduled (not its actual)
+ * time. When that time has already passed (downtime, a late create), its misfire policy decides.
+ * It is COMPLETED after its last execution, or when its schedule has no time left at or before endAt.
+ */
+function succeeded(state: ActionState, now: Date, rawNote: string | null): Outcome {
+  const attempt = attemptNumber(state);
+  const remaining = state.executionRemainder === null ? null : state.executionRemainder - 1;
+  const schedule = scheduleOf(state);
+  const next = schedule && (remaining === null || remaining >= 1) ? nextScheduledTime(state, schedule, now) : null;
+  if (!next || (state.endAt && next.time > state.endAt)) {
+    return {
+      changes: { status: ActionStatus.Completed, retryCount: 0, lastError: null, executionRemainder: state.repeat ? remaining : state.executionRemainder },
+      entry: { to: ActionStatus.Completed, attempt, note: rawNote === null ? null : storableNote(rawNote) },
+      finished: true,
+    };
+  }
+  const note = [rawNote, next.catchUpNote].filter(Boolean).join('; ') || null;
+  return {
+    changes: {
+      status: ActionStatus.Pending,
+      retryCount: 0,
+      lastError: null,
+      occurrence: state.occurrence + 1,
+      executionRemainder: remaining,
+      executionTime: next.time,
+      ...dueAgainAt(state, next.time),
+    },
+    entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
+  };
+}
+
+function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): { time: Date; catchUpNote?: string } | null {
+  const next = nextOccurrence(schedule, state.executionTime);
+  if (!next || next > now) return next && { time: next };
+  switch (state.misfirePolicy) {
+    case MisfirePolicy.RunAll:
+      return { time: next, catchUpNote: `missed occurrence ${next.toISOString()} runs now (RUN_ALL)` };
+    case MisfirePolicy.Skip: {
+      const after = firstOccurrenceAfter(schedule, next, now);
+      return after && { time: after, catchUpNote: `missed occurrences before ${after.toISOString()} skipped (SKIP)` };
+    }
+    case MisfirePolicy.RunOnce: {
+      const latest = latestOccurrenceNotAfter(schedule, next, now);
+      return { time: latest, catchUpNote: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
+    }
+  }
+}
+
+function failed(state: ActionState, event: Extract<LifecycleEvent, { type: 'failed' }>): Outcome {
+  const error = storableNote(event.error);
+  const failedAttempts = attemptNumber(state);
+  const base = { retryCount: failedAttempts, lastError: error };
+  if (event.permanent || failedAttempts > event.retryPolicy.maxRetries) {
+    return { changes: { ...base, status: ActionStatus.Failed }, entry: { to: ActionStatus.Failed, attempt: failedAttempts, note: error }, finished: true };
+  }
+  const dueAt = new Date(event.now.getTime() + nextRetryDelay(event.retryPolicy.backoff, failedAttempts, event.random));
+  return {
+    changes: { ...base, status: ActionStatus.Pending, ...dueAgainAt(state, dueAt) },
+    entry: { to: ActionStatus.Pending, attempt: failedAttempts, note: error },
+  };
+}
+
+/** The lost attempt counts as failed, so an action that keeps killing its workers ends FAILED. */
+function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
+  const lost = attemptNumber(state);
+  const error = `attempt ${lost} was interrupted (worker lost)`;
+  if (lost > policy.maxRetries) {
+    const note = `${error}; no retries left`;
+    return {
+      changes: { status: ActionStatus.Failed, retryCount: lost, lastError: note },
+      entry: { to: ActionStatus.Failed, attempt: lost, note },
+      finished: true,
+    };
+  }
+  return {
+    changes: { retryCount: lost, lastError: error },
+    entry: { to: ActionStatus.InProgress, attempt: lost + 1, note: `${error}; running it again as attempt ${lost + 1}` },
+  };
+}
+
+/**
+ * A client's change: fields replace the stored ones (`null` clears `endAt` and `retryPolicy`);
+ * `repeat: false` drops the schedule. A new executionTime, cron or zone gives a new current
+ * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
+ * The result must still be a runnable schedule (`assertRunnableSchedule`).
+ */
+function patched(state: ActionState, changes: ActionChanges): Outcome {
+  const next: { -readonly [K in keyof ActionState]?: ActionState[K] } = {};
+  for (const field of ['data', 'metadata', 'misfirePolicy', 'executionRemainder', 'endAt', 'retryPolicy', 'timezone'] as const) {
+    if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
+  }
+  if (changes.frequency !== undefined) Object.assign(next, { frequency: changes.frequency, cron: null });
+  if (changes.cron !== undefined) Object.assign(next, { cron: changes.cron, frequency: changes.frequency ?? null });
+  const repeat = changes.repeat ?? state.repeat;
+  if (changes.repeat !== undefined) next.repeat = repeat;
+  if (!repeat && changes.repeat === false) Object.assign(next, { frequency: null, cron: null, executionRemainder: null, timezone: null });
+  if (repeat && (next.timezone ?? state.timezone) === null) next.timezone = 'UTC';
+  const merged = { ...state, ...next };
+  const executionTime = changes.executionTime ?? state.executionTime;
+  const movesSchedule = changes.executionTime !== undefined || changes.cron !== undefined || changes.timezone !== undefined;
+  if (movesSchedule) {
+    const time =
+      merged.repeat && merged.cron && !merged.frequency ? firstCronOccurrence(merged.cron, merged.timezone ?? 'UTC', executionTime) : executionTime;
+    Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, time) });
+  }
+  assertRunnableSchedule({ ...state, ...next });
+  const changed = Object.keys(changes).join(', ') || 'nothing';
+  return { changes: next, entry: { to: ActionStatus.Pending, attempt: 0, note: `updated ${changed}` } };
+}

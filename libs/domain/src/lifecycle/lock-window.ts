@@ -1,0 +1,30 @@
+import { ActionStatus, TERMINAL_STATUSES } from '../action-vocabulary';
+import { ActionState } from './action-state';
+import { TransitionRefusedError } from './lifecycle.errors';
+
+/** Actions due before this instant are locked against change: they may be about to run. */
+export function lockedBefore(now: Date, lockWindowMs: number): Date {
+  return new Date(now.getTime() + lockWindowMs);
+}
+
+/**
+ * The lock-window rule: a PENDING action can be changed or deleted only while it is due more
+ * than the lock window ahead; IN_PROGRESS is always locked; finished actions can be deleted but
+ * not changed. Throws the reason when the action is locked. Storage re-checks the same condition
+ * in its conditional statement, so a race is decided there.
+ */
+export function assertUnlocked(state: ActionState & { id: string }, verb: 'changed' | 'deleted', now: Date, lockWindowMs: number): void {
+  if (state.status === ActionStatus.InProgress) {
+    throw new TransitionRefusedError(`Action ${state.id} is IN_PROGRESS (running now) and cannot be ${verb}`);
+  }
+  if (TERMINAL_STATUSES.includes(state.status)) {
+    if (verb === 'deleted') return;
+    throw new TransitionRefusedError(`Action ${state.id} is ${state.status}; finished actions can be deleted but not changed`);
+  }
+  if (state.executionTime <= lockedBefore(now, lockWindowMs)) {
+    throw new TransitionRefusedError(
+      `Action ${state.id} is due at ${state.executionTime.toISOString()}, inside the lock window of ${lockWindowMs} ms; ` +
+        `it can only be ${verb} while its executionTime is further ahead`,
+    );
+  }
+}

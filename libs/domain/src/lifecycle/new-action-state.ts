@@ -1,0 +1,51 @@
+import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { ActionState, HistoryDraft } from './action-state';
+import { ActionRetryPolicy } from './retry-policy';
+import { InvalidChangeError } from './lifecycle.errors';
+import { assertRunnableSchedule, firstCronOccurrence } from './schedule-rules';
+
+/** What a client asks for when it creates an action, after validation of each field. */
+export interface ActionRequest {
+  /** When to run; for a cron action, when its schedule starts (now when not given). */
+  executionTime: Date | null;
+  data: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  repeat: boolean;
+  frequency: Frequency | null;
+  cron: string | null;
+  timezone: string | null;
+  executionRemainder: number | null;
+  endAt: Date | null;
+  misfirePolicy: MisfirePolicy;
+  retryPolicy: ActionRetryPolicy | null;
+}
+
+/**
+ * A new action's first state and history entry: PENDING, first occurrence, due at executionTime
+ * (for cron, the first cron time at or after it). Throws `InvalidChangeError` naming the field
+ * when the schedule could never run.
+ */
+export function newActionState(request: ActionRequest, now: Date): { state: ActionState; history: HistoryDraft } {
+  const repeat = request.repeat;
+  const timezone = repeat ? (request.timezone ?? 'UTC') : request.timezone;
+  const requested = request.executionTime ?? now;
+  const executionTime = repeat && request.cron && !request.frequency ? firstCronOccurrence(request.cron, timezone!, requested) : requested;
+  const state: ActionState = {
+    ...request,
+    status: ActionStatus.Pending,
+    frequency: repeat ? request.frequency : null,
+    executionRemainder: repeat ? request.executionRemainder : null,
+    timezone,
+    executionTime,
+    occurrence: 1,
+    retryCount: 0,
+    lastError: null,
+    nextAttemptAt: executionTime,
+    scheduleAnchor: executionTime,
+    revision: 0,
+  };
+  if (request.executionTime === null && !state.cron)
+    throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');
+  assertRunnableSchedule(state);
+  return { state, history: { from: null, to: ActionStatus.Pending, occurrence: 1, attempt: 0, note: 'created' } };
+}

@@ -1,0 +1,49 @@
+import { InvalidCronError } from '../schedule/cron-expression';
+import { Schedule, firstCronTimeAtOrAfter } from '../schedule/schedule';
+import { isKnownTimeZone } from '../schedule/zoned-time';
+import { ActionState } from './action-state';
+import { InvalidChangeError } from './lifecycle.errors';
+
+/** A repeating action's schedule; null for a one-off action. */
+export function scheduleOf(state: Pick<ActionState, 'repeat' | 'frequency' | 'cron' | 'timezone' | 'scheduleAnchor'>): Schedule | null {
+  if (!state.repeat) return null;
+  return { frequency: state.frequency, cron: state.cron, timezone: state.timezone ?? 'UTC', anchor: state.scheduleAnchor };
+}
+
+/**
+ * The rules that make a schedule runnable, for a new action and after every change, each
+ * refusal naming the field: a repeating action has a frequency (with executionRemainder) or a
+ * cron expression, not both; cron only with repeat; a known zone; an endAt not before the first
+ * occurrence.
+ */
+export function assertRunnableSchedule(state: ActionState): void {
+  if (state.timezone !== null) assertKnownZone(state.timezone);
+  if (!state.repeat) {
+    if (state.cron !== null) throw new InvalidChangeError('cron needs repeat: true');
+    return;
+  }
+  if (state.frequency && state.cron) throw new InvalidChangeError('give either frequency or cron for a repeating action, not both');
+  if (!state.frequency && !state.cron) throw new InvalidChangeError('frequency or cron is required when repeat is true');
+  if (state.frequency && !state.executionRemainder)
+    throw new InvalidChangeError('executionRemainder must be an integer ≥ 1 when repeat is true with a frequency');
+  if (state.endAt && state.endAt < state.executionTime) {
+    throw new InvalidChangeError(`endAt (${state.endAt.toISOString()}) is before the first occurrence (${state.executionTime.toISOString()})`);
+  }
+}
+
+/** A cron action's occurrence at or after `from`; refuses an expression that is invalid or never matches again. */
+export function firstCronOccurrence(cron: string, timezone: string, from: Date): Date {
+  assertKnownZone(timezone);
+  try {
+    const first = firstCronTimeAtOrAfter(cron, timezone, from);
+    if (!first) throw new InvalidChangeError(`cron "${cron}" never matches a time after ${from.toISOString()}`);
+    return first;
+  } catch (error) {
+    if (error instanceof InvalidCronError) throw new InvalidChangeError(error.message);
+    throw error;
+  }
+}
+
+function assertKnownZone(zone: string): void {
+  if (!isKnownTimeZone(zone)) throw new InvalidChangeError(`timezone "${zone}" is not a known IANA time zone, e.g. Europe/Berlin`);
+}

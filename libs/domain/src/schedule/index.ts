@@ -1,0 +1,3 @@
+export * from './cron-expression';
+export * from './schedule';
+export * from './zoned-time';

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { ActionStatus, Transition } from '@app/domain';
+import { ActionEntity, ActionsRepository, ExecutionRepository, IdempotentCreate, NewAction } from '@app/database';
+import { ACTION_ID, PunctualMetrics, annotateActiveSpan } from '@app/observability';
+import { ActionQueues } from './action-queues';
+
+/**
+ * Every change that gives an action a new due time, written the one safe way: persist in
+ * Postgres first, then queue. A crash between the two leaves a PENDING row without a job, which
+ * the promoter's overdue sweep queues; the reverse (a job without a row) can never happen.
+ */
+@Injectable()
+export class ActionScheduler {
+  constructor(
+    private readonly actions: ActionsRepository,
+    private readonly execution: ExecutionRepository,
+    private readonly queues: ActionQueues,
+    private readonly metrics: PunctualMetrics,
+  ) {}
+
+  /** Stores the actions and their creation history, all or nothing, then queues those due soon. */
+  async createAll(actions: NewAction[]): Promise<ActionEntity[]> {
+    const created = await this.actions.createMany(actions);
+    this.metrics.actionsCreated(created);
+    await this.queues.enqueue(created);
+    return created;
+  }
+
+  /** Stores one action (concurrent single creates share one statement), then queues it. */
+  async create(action: NewAction): Promise<ActionEntity> {
+    const created = await this.actions.create(action);
+    this.createdOne(created);
+    await this.queues.enqueue([created]);
+    return created;
+  }
+
+  /**
+   * Like `create`, unless the key already created an action within 24 h: then returns that one,
+   * queueing nothing, or refuses when that create had another body (`requestHash`).
+   */
+  async createIdempotent(apiKeyId: string, key: string, requestHash: string, action: NewAction): Promise<IdempotentCreate> {
+    const result = await this.actions.createIdempotent(apiKeyId, key, action, requestHash);
+    if (result.created) {
+      this.createdOne(result.action);
+      await this.queues.enqueue([result.action]);
+    }
+    return result;
+  }
+
+  /** Counts the new action, and names it on the request's span, whose trace its job will continue. */
+  private createdOne(action: ActionEntity): void {
+    this.metrics.actionsCreated([action]);
+    annotateActiveSpan({ [ACTION_ID]: action.id });
+  }
+
+  /**
+   * Persists a client's transition (patch, manual retry) if the action is still as it was read,
+   * one of `guard.statuses` and due after `guard.dueAfter`. A new revision replaces the queued job.
+   * Returns null when the row changed meanwhile.
+   */
+  async apply(transition: Transition<ActionEntity>, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
+    const updated = await this.actions.applyIf(transition.before.id, transition, guard);
+    if (updated && updated.revision !== transition.before.revision) {
+      await this.queues.remove(transition.before);
+      await this.queues.enqueue([updated]);
+    }
+    return updated;
+  }
+
+  /** Deletes the action if finished, or PENDING and due after `lockedBefore`; its job goes too. */
+  async delete(action: ActionEntity, lockedBefore: Date): Promise<boolean> {
+    const deleted = await this.actions.deleteUnlocked(action.id, lockedBefore);
+    if (deleted) await this.queues.remove(action);
+    return deleted;
+  }
+
+  /**
+   * Records a running attempt's outcome while its claim still holds; a retry or the next
+   * occurrence is then queued. Null when a takeover fenced the attempt off.
+   */
+  async recordOutcome(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
+    const updated = await this.execution.record(transition);
+    if (updated?.status === ActionStatus.Pending) await this.queues.enqueue([updated]);
+    return updated;
+  }
+}
