@@ -14,6 +14,13 @@ export interface FulfillmentContext {
   readonly idempotencyKey: string;
   /** The occurrence's scheduled time. */
   readonly scheduledAt: Date;
+  /** The API key that created the action (null for actions stored before keys were recorded). */
+  readonly apiKeyId: string | null;
+  /**
+   * Aborted when this attempt must stop: its claim could not be renewed, so another worker may
+   * take the occurrence over. Pass it to every I/O call so no attempt outlives its claim.
+   */
+  readonly signal: AbortSignal;
   /** The client's own metadata of the action. */
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly logger: LoggerService;

@@ -1,13 +1,26 @@
 import { plainToInstance } from 'class-transformer';
 import { ValidationError, validate } from 'class-validator';
+import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
+import { EgressPolicy } from '@app/outbound';
 import { ActionTypeDefinition } from './action-type-definition';
 import { InvalidActionDataError, UnknownActionTypeError } from './data-validation.error';
+import { messageTransportProperties } from './message-transport.decorator';
+import { outboundUrlProperties, parseHttpUrl } from './outbound-url.decorator';
+import { keysLeftOut, transformSafeCopy } from './transform-safe-copy';
 
 /** The action types this deployment knows, shared by the API (early validation) and the worker. */
 export class ActionTypeRegistry {
   private readonly byType = new Map<string, ActionTypeDefinition>();
 
-  constructor(definitions: readonly ActionTypeDefinition[]) {
+  /**
+   * @param egress judges `@OutboundUrl()` fields; without one, every internal destination is refused.
+   * @param transportNames the `MESSAGE_TRANSPORTS` names that `@MessageTransportName()` fields may hold.
+   */
+  constructor(
+    definitions: readonly ActionTypeDefinition[],
+    private readonly egress: EgressPolicy = new EgressPolicy(),
+    private readonly transportNames: readonly string[] = [DEFAULT_MESSAGE_TRANSPORT],
+  ) {
     for (const definition of definitions) {
       if (this.byType.has(definition.type)) throw new Error(`Action type ${definition.type} is defined twice`);
       this.byType.set(definition.type, definition);
@@ -29,19 +42,67 @@ export class ActionTypeRegistry {
   }
 
   /**
-   * Checks `data` against the type's schema. Returns the data as given (defaults are
+   * Checks `data` against the type's schema, and its `@OutboundUrl()` fields against the
+   * egress policy. Returns the data as given (defaults are
    * applied by the fulfillment, so what the client stored is what it reads back).
    * @param path prefix for field names in messages, e.g. `items.3.data`.
    */
   async validateData(type: string, data: object, path = 'data'): Promise<void> {
     const { dataClass } = this.get(type);
-    const errors = await validate(plainToInstance(dataClass, data), {
+    const instance = plainToInstance(dataClass, transformSafeCopy(data));
+    const errors = await validate(keepPlainValuesAsSent(instance, data), {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
     });
-    if (errors.length > 0) throw new InvalidActionDataError(errors.flatMap((e) => describe(e, path)));
+    const leftOut = keysLeftOut(instance, data).map(
+      ({ parent, key }) => `${[path, parent, key].filter(Boolean).join('.')}: property ${key} should not exist`,
+    );
+    const problems = [
+      ...leftOut,
+      ...errors.flatMap((e) => describe(e, path)),
+      ...this.refusedDestinations(dataClass, data, errors, path),
+      ...this.unknownTransports(dataClass, data, errors, path),
+    ];
+    if (problems.length > 0) throw new InvalidActionDataError(problems);
   }
+
+  /** Transport names that this deployment does not configure: a MESSAGE action can reach no other. */
+  private unknownTransports(dataClass: ActionTypeDefinition['dataClass'], data: object, errors: ValidationError[], path: string): string[] {
+    return messageTransportProperties(dataClass).flatMap((property) => {
+      const name = (data as Record<string, unknown>)[property];
+      if (typeof name !== 'string' || errors.some((e) => e.property === property) || this.transportNames.includes(name)) return [];
+      return [`${path}.${property}: transport "${name}" is not configured; MESSAGE_TRANSPORTS names ${[...this.transportNames].sort().join(', ')}`];
+    });
+  }
+
+  /** Well-formed outbound URLs whose host the egress policy refuses without resolving it. */
+  private refusedDestinations(dataClass: ActionTypeDefinition['dataClass'], data: object, errors: ValidationError[], path: string): string[] {
+    return outboundUrlProperties(dataClass).flatMap((property) => {
+      const url = errors.some((e) => e.property === property) ? null : parseHttpUrl((data as Record<string, string>)[property]);
+      const refusal = url && this.egress.refusalOfUrl(url);
+      return refusal ? [`${path}.${property}: the destination is not allowed (${refusal})`] : [];
+    });
+  }
+}
+
+/**
+ * Puts back the client's plain objects and arrays where class-transformer copied them (and, in
+ * copying, dropped keys such as `toString`), so that a rule like "every header is a string" sees
+ * every key. Values of a nested schema class (`@Type`) stay instances.
+ */
+function keepPlainValuesAsSent<T extends object>(instance: T, data: object): T {
+  const sent = data as Record<string, unknown>;
+  const target = instance as Record<string, unknown>;
+  for (const key of Object.keys(target)) {
+    if (isPlainCopy(target[key])) target[key] = sent[key];
+  }
+  return instance;
+}
+
+function isPlainCopy(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every((item) => typeof item !== 'object' || item === null || isPlainCopy(item));
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function describe(error: ValidationError, parent: string): string[] {

@@ -8,7 +8,10 @@ export class InvalidActionDataError extends Error {
 
 /** The action names no registered type. */
 export class UnknownActionTypeError extends Error {
-  constructor(readonly type: string, readonly knownTypes: readonly string[]) {
+  constructor(
+    readonly type: string,
+    readonly knownTypes: readonly string[],
+  ) {
     super(`Unknown action type "${type}". Known types: ${knownTypes.join(', ')}`);
     this.name = 'UnknownActionTypeError';
   }

@@ -1,4 +1,6 @@
-import { Allow, IsIn, IsInt, IsObject, IsOptional, IsUrl, Max, Min, ValidateBy, buildMessage } from 'class-validator';
+import { Allow, IsIn, IsInt, IsObject, IsOptional, Max, Min, ValidateBy, buildMessage } from 'class-validator';
+import { OutboundUrl } from '../../registry/outbound-url.decorator';
+import { IsSendableHeaders } from './sendable-headers.validator';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export type HttpMethod = (typeof HTTP_METHODS)[number];
@@ -15,9 +17,9 @@ function IsStringRecord() {
   });
 }
 
-/** `data` of an HTTP_REQUEST action: call `url`; 2xx is success. */
+/** `data` of an HTTP_REQUEST action: call `url`; 2xx is success, redirects are not followed. */
 export class HttpRequestData {
-  @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false }, { message: 'url must be an http or https URL' })
+  @OutboundUrl()
   url: string;
 
   @IsOptional()
@@ -27,6 +29,7 @@ export class HttpRequestData {
   @IsOptional()
   @IsObject()
   @IsStringRecord()
+  @IsSendableHeaders()
   headers?: Record<string, string>;
 
   /** Any JSON value: objects and arrays go as JSON, a string as it is. */

@@ -1,0 +1,33 @@
+import { HTTP_REQUEST } from '../action-types/http-request/http-request.type';
+import { MESSAGE } from '../action-types/message/message.type';
+import { SEND_NOTIFICATION } from '../action-types/send-notification/send-notification.type';
+import { dataJsonSchema } from './data-json-schema';
+
+describe('dataJsonSchema', () => {
+  it('publishes what the validators check: types, bounds, enums, required and optional fields', () => {
+    expect(dataJsonSchema(MESSAGE.dataClass)).toEqual({
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', minLength: 1, maxLength: 200 },
+        payload: {},
+        transport: { type: 'string' },
+        expectReply: { type: 'boolean' },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: 120000 },
+      },
+      required: ['pattern'],
+      additionalProperties: false,
+    });
+  });
+
+  it('reads custom validators and channel-dependent fields', () => {
+    const http = dataJsonSchema(HTTP_REQUEST.dataClass);
+    expect(http.required).toEqual(['url']);
+    expect(http.properties).toMatchObject({
+      url: { type: 'string', format: 'uri' },
+      headers: { type: 'object', additionalProperties: { type: 'string' } },
+    });
+    const notification = dataJsonSchema(SEND_NOTIFICATION.dataClass);
+    expect(notification.required).toEqual(['notificationType', 'templateType', 'subject', 'name']);
+    expect(notification.properties).toMatchObject({ notificationType: { enum: ['SMS', 'EMAIL', 'PUSH'] }, email: { type: 'string', format: 'email' } });
+  });
+});

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { Type } from '@nestjs/common';
+import { ValidateBy, buildMessage } from 'class-validator';
+
+const OUTBOUND_URLS = 'punctual:outbound-url-properties';
+
+/**
+ * Marks a field of action data as a URL that the worker will call: it must be an absolute
+ * http or https URL (read by the same parser the worker uses), and `ActionTypeRegistry`
+ * refuses it when the egress policy refuses its host without a DNS lookup (an internal IP
+ * literal in any spelling, or `localhost`). Other host names are judged when called.
+ */
+export function OutboundUrl(): PropertyDecorator {
+  const isHttpUrl = ValidateBy({
+    name: 'isOutboundUrl',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && parseHttpUrl(value) !== null,
+      defaultMessage: buildMessage((prefix) => `${prefix}$property must be an http or https URL`),
+    },
+  });
+  return (target, property) => {
+    isHttpUrl(target, property);
+    Reflect.defineMetadata(OUTBOUND_URLS, [...outboundUrlProperties(target.constructor as Type), String(property)], target.constructor);
+  };
+}
+
+/** The fields of a data class marked `@OutboundUrl()`. */
+export function outboundUrlProperties(dataClass: Type): string[] {
+  return (Reflect.getMetadata(OUTBOUND_URLS, dataClass) as string[] | undefined) ?? [];
+}
+
+/** An absolute http(s) URL as Node reads it, or null. */
+export function parseHttpUrl(text: string): URL | null {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}

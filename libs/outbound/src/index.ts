@@ -1,0 +1,6 @@
+export * from './egress/egress-policy';
+export * from './client/host-resolver';
+export * from './client/outbound.errors';
+export * from './client/outbound-client';
+export * from './signing/standard-webhook-signature';
+export * from './outbound.module';
