@@ -9,6 +9,8 @@ export interface ReceivedCall {
   at: number;
 }
 
+const PLANNED_FAILURE = JSON.stringify({ error: 'planned failure' });
+
 /**
  * A local HTTP endpoint that HTTP_REQUEST actions call in tests and benchmarks. It records
  * every call and can be told to fail the next N calls.
@@ -17,9 +19,11 @@ export class HttpReceiver {
   readonly calls: ReceivedCall[] = [];
   private failuresLeft = 0;
   private failureStatus = 500;
+  private failureBody = PLANNED_FAILURE;
   private holdsLeft = 0;
   private delaysLeft = 0;
   private delayMs = 0;
+  private bodiesLeft: string[] = [];
   private server?: Server;
 
   async start(): Promise<this> {
@@ -27,7 +31,13 @@ export class HttpReceiver {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => {
-        this.calls.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+        this.calls.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          headers: req.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+          at: Date.now(),
+        });
         if (this.holdsLeft > 0) {
           this.holdsLeft -= 1;
           return; // never answered, as by a peer that hangs
@@ -38,7 +48,7 @@ export class HttpReceiver {
         if (delay) this.delaysLeft -= 1;
         setTimeout(() => {
           res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify(failing ? { error: 'planned failure' } : { ok: true }));
+          res.end(failing ? this.failureBody : (this.bodiesLeft.shift() ?? JSON.stringify({ ok: true })));
         }, delay);
       });
     });
@@ -50,10 +60,16 @@ export class HttpReceiver {
     return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}${path}`;
   }
 
-  /** The next `count` calls answer `status`. */
-  failNext(count: number, status = 500): void {
+  /** The next successful answers carry these bodies, one each, as they are. */
+  answerNextWith(...bodies: string[]): void {
+    this.bodiesLeft.push(...bodies);
+  }
+
+  /** The next `count` calls answer `status`, with `body`. */
+  failNext(count: number, status = 500, body = PLANNED_FAILURE): void {
     this.failuresLeft = count;
     this.failureStatus = status;
+    this.failureBody = body;
   }
 
   /** The next `count` calls get no answer at all. */

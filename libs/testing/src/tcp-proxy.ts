@@ -7,12 +7,18 @@ import { AddressInfo, Server, Socket, createConnection, createServer } from 'nod
  */
 export class TcpProxy {
   private readonly sockets = new Set<Socket>();
+  private readonly clients = new Set<Socket>();
   private open = true;
   private readonly server: Server;
 
-  constructor(private readonly targetHost: string, private readonly targetPort: number) {
+  constructor(
+    private readonly targetHost: string,
+    private readonly targetPort: number,
+  ) {
     this.server = createServer((client) => {
       if (!this.open) return client.destroy();
+      this.clients.add(client);
+      client.on('close', () => this.clients.delete(client));
       const upstream = createConnection(this.targetPort, this.targetHost);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
@@ -32,6 +38,11 @@ export class TcpProxy {
 
   get port(): number {
     return (this.server.address() as AddressInfo).port;
+  }
+
+  /** Connections currently passing through: a test waits for a client to have reconnected after `restore()`. */
+  get connections(): number {
+    return this.clients.size;
   }
 
   /** `url` with its host and port replaced by the proxy's. */

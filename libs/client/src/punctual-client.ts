@@ -1,0 +1,164 @@
+import { SignedHttp, SignedHttpOptions } from './http/signed-http';
+import { PunctualError, asErrorBody } from './punctual-error';
+import type {
+  ActionBatchResponse,
+  ActionPageResponse,
+  ActionResponse,
+  ActionStatsResponse,
+  CreateActionInput,
+  HistoryEntryResponse,
+  HistoryParams,
+  ListActionsParams,
+  OccurrencesResponse,
+  UpdateActionInput,
+} from './resources';
+import { RPC_PATTERNS, RpcPattern } from './rpc/rpc-patterns';
+import { SignedRpc, SignedRpcOptions } from './rpc/signed-rpc';
+
+/** One call, in the form each door takes: an HTTP route with its body, or a message pattern with its body. */
+interface Call {
+  http: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
+  rpc: { pattern: RpcPattern; body: unknown };
+  idempotencyKey?: string;
+}
+
+/** How a call reaches Punctual; the answer is the success body, a refusal is thrown as `PunctualError`. */
+interface Door {
+  call<T>(call: Call): Promise<T>;
+  close(): Promise<void>;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/**
+ * A typed client of Punctual's `/actions` API, over HTTP or over a NestJS transport (Redis or
+ * NATS). Every request is signed with the function the API verifies with; every answer is the
+ * API's own response type; every refusal is a `PunctualError` with the status code.
+ *
+ * @example
+ * const punctual = PunctualClient.overRpc({ transport: 'redis://127.0.0.1:6379', keyId: 'billing', secret });
+ * const action = await punctual.create({ action: 'MESSAGE', executionTime: trialEnd, data: { pattern: 'billing.downgrade', payload: { accountId } } },
+ *   { idempotencyKey: `downgrade-${accountId}` });
+ */
+export class PunctualClient {
+  private constructor(
+    private readonly door: Door,
+    /** The raw signed HTTP exchange under an HTTP client; undefined over RPC. */
+    readonly http?: SignedHttp,
+  ) {}
+
+  static overHttp(options: SignedHttpOptions): PunctualClient {
+    const http = new SignedHttp(options);
+    return new PunctualClient(new HttpDoor(http), http);
+  }
+
+  static overRpc(options: SignedRpcOptions): PunctualClient {
+    return new PunctualClient(new RpcDoor(new SignedRpc(options)));
+  }
+
+  /** Creates an action; with an idempotency key, a repeat returns the action created the first time. */
+  create(body: CreateActionInput, options: { idempotencyKey?: string } = {}): Promise<ActionResponse> {
+    return this.door.call({
+      http: { method: 'POST', path: '/actions', body },
+      rpc: { pattern: RPC_PATTERNS.create, body },
+      idempotencyKey: options.idempotencyKey,
+    });
+  }
+
+  /** Creates up to 1000 actions, all or none. */
+  createBatch(items: CreateActionInput[]): Promise<ActionBatchResponse> {
+    const body = { items };
+    return this.door.call({ http: { method: 'POST', path: '/actions/batch', body }, rpc: { pattern: RPC_PATTERNS.createBatch, body } });
+  }
+
+  /** The times a create body would run at; nothing is stored. */
+  preview(action: CreateActionInput, count?: number): Promise<OccurrencesResponse> {
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/preview${queryString({ count })}`, body: action },
+      rpc: { pattern: RPC_PATTERNS.preview, body: { action, count } },
+    });
+  }
+
+  get(id: string): Promise<ActionResponse> {
+    return this.door.call({ http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}` }, rpc: { pattern: RPC_PATTERNS.get, body: { id } } });
+  }
+
+  list(params: ListActionsParams = {}): Promise<ActionPageResponse> {
+    return this.door.call({ http: { method: 'GET', path: `/actions${queryString({ ...params })}` }, rpc: { pattern: RPC_PATTERNS.list, body: params } });
+  }
+
+  stats(): Promise<ActionStatsResponse> {
+    return this.door.call({ http: { method: 'GET', path: '/actions/stats' }, rpc: { pattern: RPC_PATTERNS.stats, body: {} } });
+  }
+
+  /** One page of the action's history, oldest first. */
+  history(id: string, params: HistoryParams = {}): Promise<HistoryEntryResponse[]> {
+    return this.door.call({
+      http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}/history${queryString({ ...params })}` },
+      rpc: { pattern: RPC_PATTERNS.history, body: { id, ...params } },
+    });
+  }
+
+  occurrences(id: string, count?: number): Promise<OccurrencesResponse> {
+    return this.door.call({
+      http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}/occurrences${queryString({ count })}` },
+      rpc: { pattern: RPC_PATTERNS.occurrences, body: { id, count } },
+    });
+  }
+
+  update(id: string, changes: UpdateActionInput): Promise<ActionResponse> {
+    return this.door.call({
+      http: { method: 'PATCH', path: `/actions/${encodeURIComponent(id)}`, body: changes },
+      rpc: { pattern: RPC_PATTERNS.update, body: { id, changes } },
+    });
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.door.call({ http: { method: 'DELETE', path: `/actions/${encodeURIComponent(id)}` }, rpc: { pattern: RPC_PATTERNS.delete, body: { id } } });
+  }
+
+  retry(id: string): Promise<ActionResponse> {
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },
+      rpc: { pattern: RPC_PATTERNS.retry, body: { id } },
+    });
+  }
+
+  /** Closes the transport connection the client opened (nothing to close over HTTP). */
+  close(): Promise<void> {
+    return this.door.close();
+  }
+}
+
+class HttpDoor implements Door {
+  constructor(private readonly http: SignedHttp) {}
+
+  async call<T>({ http: { method, path, body }, idempotencyKey }: Call): Promise<T> {
+    const headers = idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey };
+    const answer = await this.http.request<unknown>(method, path, body, { headers });
+    if (answer.status >= 400) {
+      throw new PunctualError(asErrorBody(answer.body) ?? { statusCode: answer.status, error: 'Error', message: `HTTP ${answer.status}` });
+    }
+    return (answer.status === 204 ? null : answer.body) as T;
+  }
+
+  async close(): Promise<void> {}
+}
+
+class RpcDoor implements Door {
+  constructor(private readonly rpc: SignedRpc) {}
+
+  call<T>({ rpc: { pattern, body }, idempotencyKey }: Call): Promise<T> {
+    return this.rpc.send<T>(pattern, body, { headers: idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey } });
+  }
+
+  close(): Promise<void> {
+    return this.rpc.close();
+  }
+}
+
+/** `?a=1&b=x` from the defined values, or '' when there are none. */
+function queryString(params: Query): string {
+  const defined = Object.entries(params).filter((entry): entry is [string, string | number] => entry[1] !== undefined);
+  return defined.length === 0 ? '' : `?${new URLSearchParams(defined.map(([key, value]) => [key, String(value)])).toString()}`;
+}

@@ -1,0 +1,51 @@
+import { loadConfig } from '@app/config';
+import { ActionTypeRegistry, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { Scrape } from '@app/testing';
+import { FIRING_LAG_BUCKETS, PunctualMetrics } from './punctual-metrics';
+
+const env = { API_KEYS: 'k:0123456789abcdef', ADMIN_PASSWORD: 'long-enough' };
+const metricsWith = (extra: Record<string, string> = {}) =>
+  new PunctualMetrics(loadConfig({ ...env, ...extra }), new ActionTypeRegistry(BUILT_IN_ACTION_TYPES));
+
+describe('PunctualMetrics', () => {
+  it('records what the processes report, under bounded labels', async () => {
+    const metrics = metricsWith();
+    metrics.actionsCreated([{ action: 'HTTP_REQUEST' }, { action: 'HTTP_REQUEST' }, { action: 'SEND_NOTIFICATION' }]);
+    metrics.attemptEnded('HTTP_REQUEST', 'failed');
+    metrics.attemptStarted('HTTP_REQUEST', 1500);
+    metrics.attemptStarted('HTTP_REQUEST', -20); // a worker clock behind Postgres's: not an early run
+    metrics.overdueActions(7);
+    metrics.httpRequest('GET', '/actions/:id', 404, 0.003);
+    const scrape = Scrape.parse(await metrics.exposition());
+    expect(scrape.value('punctual_actions_created_total', { action: 'HTTP_REQUEST' })).toBe(2);
+    expect(scrape.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION' })).toBe(1);
+    expect(scrape.value('punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'failed' })).toBe(1);
+    expect(scrape.value('punctual_firing_lag_seconds_sum', { action: 'HTTP_REQUEST' })).toBe(1.5);
+    expect(scrape.value('punctual_firing_lag_seconds_bucket', { action: 'HTTP_REQUEST', le: '0.001' })).toBe(1);
+    expect(scrape.value('punctual_firing_lag_seconds_bucket', { action: 'HTTP_REQUEST', le: '2.5' })).toBe(2);
+    expect(scrape.value('punctual_overdue_actions')).toBe(7);
+    expect(scrape.value('punctual_http_request_duration_seconds_count', { method: 'GET', route: '/actions/:id', status: '404' })).toBe(1);
+  });
+
+  it('lag buckets resolve 1 ms to 10 min', () => {
+    expect(FIRING_LAG_BUCKETS[0]).toBe(0.001);
+    expect(FIRING_LAG_BUCKETS.at(-1)).toBe(600);
+  });
+
+  it('records nothing when METRICS_ENABLED=false', async () => {
+    const metrics = metricsWith({ METRICS_ENABLED: 'false' });
+    metrics.actionsCreated([{ action: 'HTTP_REQUEST' }]);
+    metrics.overdueActions(3);
+    const scrape = Scrape.parse(await metrics.exposition());
+    expect(metrics.isEnabled).toBe(false);
+    expect(scrape.value('punctual_actions_created_total')).toBe(0);
+    expect(scrape.value('punctual_overdue_actions')).toBe(0);
+  });
+
+  it('gives two processes in one the same names without clashing', async () => {
+    const [first, second] = [metricsWith(), metricsWith()];
+    first.attemptEnded('HTTP_REQUEST', 'succeeded');
+    expect(Scrape.parse(await second.exposition()).value('punctual_attempts_total', { outcome: 'succeeded' })).toBe(0);
+    expect(Scrape.parse(await first.exposition()).names()).toEqual(Scrape.parse(await second.exposition()).names());
+  });
+});

@@ -1,0 +1,120 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { PunctualConfig } from '@app/config';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { processMetricsRegistry } from './process-metrics';
+
+/** How an attempt ended, as `punctual_attempts_total` counts it. */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';
+export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'no_action'];
+export const WEBHOOK_OUTCOMES = ['succeeded', 'failed'] as const;
+
+/** 1 ms to 10 min: a healthy system lives in the first buckets, a stalled one in the last. */
+export const FIRING_LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * Punctual's Prometheus metrics. Every process (API and workers) registers the same names, so
+ * dashboards sum over all of them. Label values are bounded: action types, outcomes, route
+ * templates, methods and status codes, never ids or URLs. With METRICS_ENABLED=false nothing is
+ * recorded.
+ */
+@Injectable()
+export class PunctualMetrics {
+  private readonly registry = new Registry();
+  private readonly enabled: boolean;
+  private readonly created: Counter<'action'>;
+  private readonly attempts: Counter<'action' | 'outcome'>;
+  private readonly firingLagSeconds: Histogram<'action'>;
+  private readonly overdue: Gauge;
+  private readonly ready: Gauge;
+  private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+
+  constructor(config: PunctualConfig, types: ActionTypeRegistry) {
+    this.enabled = config.metrics.enabled;
+    const registers = [this.registry];
+    this.created = new Counter({ name: 'punctual_actions_created_total', help: 'Actions stored, by type', labelNames: ['action'], registers });
+    this.attempts = new Counter({
+      name: 'punctual_attempts_total',
+      help: 'Attempts whose outcome was recorded, by type and outcome (an attempt interrupted by a dying worker counts as failed)',
+      labelNames: ['action', 'outcome'],
+      registers,
+    });
+    this.firingLagSeconds = new Histogram({
+      name: 'punctual_firing_lag_seconds',
+      help: 'How late an attempt started: its start minus the time it was due',
+      labelNames: ['action'],
+      buckets: FIRING_LAG_BUCKETS,
+      registers,
+    });
+    this.overdue = new Gauge({
+      name: 'punctual_overdue_actions',
+      help: 'PENDING actions due more than OVERDUE_GRACE_MS ago; set by one worker at a time, 0 in every other process (aggregate with max)',
+      registers,
+    });
+    this.ready = new Gauge({
+      name: 'punctual_ready',
+      help: "Whether this process passed its readiness check (Postgres, Redis, and a worker's queue consumers) when last checked, every few seconds",
+      registers,
+    });
+    const webhooks = new Counter({
+      name: 'punctual_webhook_deliveries_total',
+      help: 'Lifecycle webhook deliveries, by outcome',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.httpDuration = new Histogram({
+      name: 'punctual_http_request_duration_seconds',
+      help: 'API requests by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: HTTP_DURATION_BUCKETS,
+      registers,
+    });
+    // Series that exist from the start at 0, so that rate() and increase() see their first events.
+    for (const action of types.types()) {
+      this.created.labels(action).inc(0);
+      this.firingLagSeconds.zero({ action });
+      for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome).inc(0);
+    }
+    for (const outcome of WEBHOOK_OUTCOMES) webhooks.labels(outcome).inc(0);
+  }
+
+  actionsCreated(actions: readonly { action: string }[]): void {
+    if (!this.enabled) return;
+    for (const { action } of actions) this.created.labels(action).inc();
+  }
+
+  attemptEnded(action: string, outcome: AttemptOutcome): void {
+    if (this.enabled) this.attempts.labels(action, outcome).inc();
+  }
+
+  /** An attempt started `lagMs` after it was due (never below 0: a skewed worker clock is not an early run). */
+  attemptStarted(action: string, lagMs: number): void {
+    if (this.enabled) this.firingLagSeconds.labels(action).observe(Math.max(0, lagMs) / 1000);
+  }
+
+  overdueActions(count: number): void {
+    if (this.enabled) this.overdue.set(count);
+  }
+
+  readiness(ready: boolean): void {
+    if (this.enabled) this.ready.set(ready ? 1 : 0);
+  }
+
+  httpRequest(method: string, route: string, status: number, seconds: number): void {
+    if (this.enabled) this.httpDuration.labels(method, route, String(status)).observe(seconds);
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The Prometheus text exposition: Punctual's metrics and the process's. */
+  exposition(): Promise<string> {
+    return Registry.merge([processMetricsRegistry(), this.registry]).metrics();
+  }
+}

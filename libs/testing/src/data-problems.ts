@@ -1,0 +1,12 @@
+import { ActionTypeRegistry, InvalidActionDataError } from '@app/fulfillment';
+
+/** The problems the registry finds in `data` for `type`: empty when the data is valid. */
+export async function dataProblems(registry: ActionTypeRegistry, type: string, data: object): Promise<string[]> {
+  try {
+    await registry.validateData(type, data);
+    return [];
+  } catch (error) {
+    if (error instanceof InvalidActionDataError) return error.problems;
+    throw error;
+  }
+}
