@@ -2,10 +2,14 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { ObservabilityModule } from '@app/observability';
 import { SchedulingModule } from '@app/scheduling';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
+import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { RpcModule } from './rpc/rpc.module';
 
 @Module({})
 export class ApiModule {
@@ -15,12 +19,16 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ConfigModule,
+        ObservabilityModule,
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),
         ActionsModule,
+        RpcModule,
         AdminModule.forRoot(actionTypes),
+        ConsoleModule,
         HealthModule,
+        MetricsModule,
       ],
     };
   }

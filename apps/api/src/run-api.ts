@@ -1,19 +1,21 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, exitCleanlyOnSignals, loadConfig, logLevelsUpTo } from '@app/config';
+import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
+import { appLogger, startTracing } from '@app/observability';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';
+import { connectRpc } from './rpc/connect-rpc';
 
 async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
-  const app = await NestFactory.create(ApiModule.forRoot(actionTypes), {
-    bodyParser: false,
-    logger: logLevelsUpTo(config.logLevel),
-  });
+  startTracing(config, 'punctual-api');
+  const app = await NestFactory.create(ApiModule.forRoot(actionTypes), { bodyParser: false, logger: appLogger(config) });
   configureApiApp(app);
   exitCleanlyOnSignals(app, 'Punctual API');
+  await connectRpc(app);
   await app.listen(config.http.port);
   Logger.log(`Punctual API listening on http://localhost:${config.http.port} (docs at /docs)`, 'Bootstrap');
 }
@@ -24,7 +26,7 @@ async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise
  */
 export function runApi(actionTypes?: readonly ActionTypeDefinition[]): void {
   bootstrap(actionTypes).catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `Punctual API failed to start: ${(error as Error).stack ?? error}`;
+    const message = error instanceof ConfigError ? error.message : `Punctual API failed to start: ${String((error as Error).stack ?? error)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   });

@@ -1,13 +1,16 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { ConfigError, exitCleanlyOnSignals, loadConfig, logLevelsUpTo } from '@app/config';
+import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
+import { appLogger, startTracing } from '@app/observability';
 import { WorkerModule, WorkerModuleOptions } from './worker.module';
 
-/** A worker process: no HTTP, just queue consumers; any number may run side by side. */
+/** A worker process: queue consumers, and an HTTP port for metrics and health only; any number may run side by side. */
 async function bootstrap(options: WorkerModuleOptions): Promise<void> {
+  loadEnvFile();
   const config = loadConfig();
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), { logger: logLevelsUpTo(config.logLevel) });
+  startTracing(config, 'punctual-worker');
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), { logger: appLogger(config) });
   exitCleanlyOnSignals(app, 'Punctual worker');
   Logger.log('Punctual worker started', 'Bootstrap');
 }
@@ -18,7 +21,7 @@ async function bootstrap(options: WorkerModuleOptions): Promise<void> {
  */
 export function runWorker(options: WorkerModuleOptions = {}): void {
   bootstrap(options).catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `Punctual worker failed to start: ${(error as Error).stack ?? error}`;
+    const message = error instanceof ConfigError ? error.message : `Punctual worker failed to start: ${String((error as Error).stack ?? error)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   });

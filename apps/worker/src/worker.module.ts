@@ -2,10 +2,12 @@ import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { ObservabilityModule } from '@app/observability';
 import { SchedulingModule } from '@app/scheduling';
 import { ExecutionModule } from './execution/execution.module';
 import { BUILT_IN_FULFILLMENT_MODULES } from './fulfillments/built-in-fulfillments';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
+import { WorkerHttpModule } from './http/worker-http.module';
 
 export interface WorkerModuleOptions {
   /** Every known action type (the worker serves all of them, or those in WORKER_ACTIONS). */
@@ -22,12 +24,14 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule,
+        ObservabilityModule,
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),
         ...(options.fulfillmentModules ?? BUILT_IN_FULFILLMENT_MODULES),
         ExecutionModule,
         HousekeepingModule,
+        WorkerHttpModule,
       ],
     };
   }

@@ -5,8 +5,5 @@ export class ActionNotFoundError extends Error {
   }
 }
 
-/** The action's state forbids the requested change. → 409 */
-export class ActionConflictError extends Error {}
-
 /** The request is well-formed JSON but asks for something invalid. → 400 */
 export class InvalidRequestError extends Error {}

@@ -1,18 +1,51 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse, ApiPayloadTooLargeResponse, ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
-import { Response } from 'express';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  ParseUUIDPipe,
+  Patch,
+  Post,
+  Query,
+  Req,
+  Res,
+  UseFilters,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiPayloadTooLargeResponse,
+  ApiSecurity,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+  ApiUnprocessableEntityResponse,
+} from '@nestjs/swagger';
+import { Request, Response } from 'express';
 import { ApiKeyId, SignatureGuard } from '@app/signature';
+import { idempotencyClaim } from '../input/idempotency-claim';
 import { InvalidRequestError } from './action.errors';
 import { ActionsService } from './actions.service';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
 import { CreateActionDto } from './dto/create-action.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
+import { HistoryQuery } from './dto/history.query';
 import { ListActionsQuery } from './dto/list-actions.query';
+import { OccurrencesQuery, OccurrencesResponse } from './dto/occurrences.query';
 import { UpdateActionDto } from './dto/update-action.dto';
 
+const DEFAULT_OCCURRENCES = 10;
 const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('id must be a UUID') });
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 @ApiTags('actions')
 @ApiSecurity('X-Punctual-Key')
@@ -20,6 +53,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 @ApiSecurity('X-Punctual-Nonce')
 @ApiSecurity('X-Punctual-Signature')
 @ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' })
+@ApiServiceUnavailableResponse({ description: 'Postgres unreachable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS; nothing was changed' })
 @UseGuards(SignatureGuard)
 @UseFilters(ApiExceptionFilter)
 @Controller('actions')
@@ -29,19 +63,18 @@ export class ActionsController {
   @Post()
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Repeat a create safely for 24 h: the repeat answers 200 with the first action' })
   @ApiCreatedResponse({ type: ActionResponse })
-  @ApiOkResponse({ type: ActionResponse, description: 'A repeat of an earlier create with the same Idempotency-Key' })
+  @ApiOkResponse({ type: ActionResponse, description: 'A repeat of an earlier create with the same Idempotency-Key and the same body' })
   @ApiBadRequestResponse({ description: 'Invalid body, unknown action type, or data that does not fit the type' })
+  @ApiUnprocessableEntityResponse({ description: 'The Idempotency-Key was used in the last 24 h with a different body; nothing was created' })
   @ApiPayloadTooLargeResponse({ description: 'Body over 64 KiB' })
   async create(
     @Body() dto: CreateActionDto,
     @ApiKeyId() keyId: string,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ActionResponse> {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new InvalidRequestError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-    }
-    const { action, created } = await this.actions.create(dto, keyId, idempotencyKey);
+    const { action, created } = await this.actions.create(dto, keyId, idempotencyClaim(idempotencyKey, req.body));
     res.status(created ? 201 : 200);
     return ActionResponse.from(action);
   }
@@ -50,9 +83,17 @@ export class ActionsController {
   @ApiCreatedResponse({ type: ActionBatchResponse })
   @ApiBadRequestResponse({ description: 'Names the index of every bad item; nothing is stored' })
   @ApiPayloadTooLargeResponse({ description: 'Body over 1 MiB' })
-  async createBatch(@Body() dto: CreateBatchDto): Promise<ActionBatchResponse> {
-    const created = await this.actions.createBatch(dto.items);
+  async createBatch(@Body() dto: CreateBatchDto, @ApiKeyId() keyId: string): Promise<ActionBatchResponse> {
+    const created = await this.actions.createBatch(dto.items, keyId);
     return { items: created.map(ActionResponse.from) };
+  }
+
+  @Post('preview')
+  @HttpCode(200)
+  @ApiOkResponse({ type: OccurrencesResponse, description: 'The times the action would run at; nothing is stored or queued' })
+  @ApiBadRequestResponse({ description: 'Exactly as POST /actions would answer' })
+  async preview(@Body() dto: CreateActionDto, @Query() query: OccurrencesQuery, @ApiKeyId() keyId: string): Promise<OccurrencesResponse> {
+    return OccurrencesResponse.from(await this.actions.preview(dto, keyId, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Get()
@@ -76,10 +117,28 @@ export class ActionsController {
   }
 
   @Get(':id/history')
-  @ApiOkResponse({ type: [HistoryEntryResponse] })
+  @ApiOkResponse({
+    type: [HistoryEntryResponse],
+    description: 'Oldest first; when more entries follow, the `Link` header names the next page',
+    headers: { Link: { description: '`</actions/ID/history?limit=N&cursor=…>; rel="next"`, only when more entries follow', schema: { type: 'string' } } },
+  })
+  @ApiBadRequestResponse({ description: 'limit outside 1–1000, or a cursor not taken from a Link header' })
   @ApiNotFoundResponse()
-  async history(@Param('id', ID) id: string): Promise<HistoryEntryResponse[]> {
-    return (await this.actions.historyOf(id)).map(HistoryEntryResponse.from);
+  async history(@Param('id', ID) id: string, @Query() query: HistoryQuery, @Res({ passthrough: true }) res: Response): Promise<HistoryEntryResponse[]> {
+    const page = await this.actions.historyOf(id, query);
+    if (page.next) res.setHeader('Link', `</actions/${id}/history?limit=${page.next.limit}&cursor=${page.next.cursor}>; rel="next"`);
+    return page.entries.map(HistoryEntryResponse.from);
+  }
+
+  @Get(':id/occurrences')
+  @ApiOkResponse({
+    type: OccurrencesResponse,
+    description: 'The next scheduled times from the current occurrence on, honouring executionRemainder and endAt',
+  })
+  @ApiBadRequestResponse({ description: 'count outside 1–100' })
+  @ApiNotFoundResponse()
+  async occurrences(@Param('id', ID) id: string, @Query() query: OccurrencesQuery): Promise<OccurrencesResponse> {
+    return OccurrencesResponse.from(await this.actions.occurrences(id, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Patch(':id')

@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { SignatureModule } from '@app/signature';
 import { ActionsController } from './actions.controller';
 import { ActionsService } from './actions.service';
-import { LockExplainer } from './lock-explainer';
+import { DeadLettersService } from './dead-letters.service';
 
+/** The actions' REST routes, and the services behind them that every other door (the console) calls too. */
 @Module({
   imports: [SignatureModule],
   controllers: [ActionsController],
-  providers: [ActionsService, LockExplainer],
+  providers: [ActionsService, DeadLettersService],
+  exports: [ActionsService, DeadLettersService],
 })
 export class ActionsModule {}

@@ -1,23 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
+import { ActionCountsRepository, ActionEntity, ActionStats, ActionsRepository, HistoryRecord, HistoryRepository, NewAction } from '@app/database';
 import {
-  ActionChanges,
-  ActionEntity,
-  ActionHistoryEntity,
-  ActionStats,
-  ActionsRepository,
-  HistoryRepository,
+  ActionStatus,
+  Clock,
+  LifecycleEvent,
   MisfirePolicy,
-  NewAction,
-} from '@app/database';
+  TransitionRefusedError,
+  assertUnlocked,
+  lockedBefore,
+  newActionState,
+  transition,
+  upcomingOccurrences,
+} from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
-import { ActionQueues, Clock } from '@app/scheduling';
-import { ActionNotFoundError, InvalidRequestError } from './action.errors';
+import { ActionScheduler } from '@app/scheduling';
+import { ActionNotFoundError } from './action.errors';
 import { CreateActionDto } from './dto/create-action.dto';
+import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
 import { ListActionsQuery } from './dto/list-actions.query';
 import { UpdateActionDto } from './dto/update-action.dto';
-import { LockExplainer } from './lock-explainer';
+import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor';
 import { decodeCursor, encodeCursor } from './list-cursor';
 
 export interface ActionPage {
@@ -25,36 +29,58 @@ export interface ActionPage {
   nextCursor: string | null;
 }
 
-/** The client's view of actions: validate, store in Postgres, then queue. */
+export interface HistoryPage {
+  entries: HistoryRecord[];
+  /** The query of the page that follows, or null on the last page. */
+  next: { limit: number; cursor: string } | null;
+}
+
+/** An `Idempotency-Key` with the canonical hash of the body it came with. */
+export interface IdempotencyClaim {
+  key: string;
+  requestHash: string;
+}
+
+/** What a list can ask for: the REST query's filters, and for the console a due-time range and the latest first. */
+export interface ActionListRequest extends ListActionsQuery {
+  newestFirst?: boolean;
+  dueFrom?: Date;
+  dueBefore?: Date;
+}
+
+/** A change read-then-written loses to a concurrent one at most this often before the client is told to try again. */
+const MAX_CHANGE_ATTEMPTS = 3;
+
+/** The client's view of actions: validate, then let the lifecycle decide and the scheduler persist and queue. */
 @Injectable()
 export class ActionsService {
   constructor(
     private readonly actions: ActionsRepository,
     private readonly history: HistoryRepository,
+    private readonly counts: ActionCountsRepository,
     private readonly types: ActionTypeRegistry,
-    private readonly queues: ActionQueues,
-    private readonly locks: LockExplainer,
+    private readonly scheduler: ActionScheduler,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
   ) {}
 
-  /** Creates one action; with an idempotency key, a repeat returns the first action and `created: false`. */
-  async create(dto: CreateActionDto, keyId: string, idempotencyKey?: string): Promise<{ action: ActionEntity; created: boolean }> {
-    const input = await this.toNewAction(dto, 'data');
-    const result = idempotencyKey
-      ? await this.actions.createIdempotent(keyId, idempotencyKey, input)
-      : { created: true, action: await this.actions.create(input) };
-    if (result.created) await this.queues.enqueue([result.action]);
-    return result;
+  /**
+   * Creates one action; with an idempotency key, a repeat returns the first action and `created: false`,
+   * and a repeat with another body is refused (`IdempotencyKeyReusedError`).
+   */
+  async create(dto: CreateActionDto, keyId: string, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
+    const input = await this.toNewAction(dto, keyId, 'data');
+    if (idempotency) return this.scheduler.createIdempotent(keyId, idempotency.key, idempotency.requestHash, input);
+    return { created: true, action: await this.scheduler.create(input) };
   }
 
   /** Validates every item first and names each bad one by index; then stores all in one statement. */
-  async createBatch(items: CreateActionDto[]): Promise<ActionEntity[]> {
+  async createBatch(items: CreateActionDto[], keyId: string): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        inputs.push(await this.toNewAction(item, `items.${index}.data`));
+        inputs.push(await this.toNewAction(item, keyId, `items.${index}.data`));
       } catch (error) {
         if (error instanceof InvalidActionDataError) problems.push(...error.problems);
         else if (error instanceof UnknownActionTypeError) problems.push(`items.${index}.action: ${error.message}`);
@@ -62,9 +88,7 @@ export class ActionsService {
       }
     }
     if (problems.length > 0) throw new InvalidActionDataError(problems);
-    const created = await this.actions.createMany(inputs);
-    await this.queues.enqueue(created);
-    return created;
+    return this.scheduler.createAll(inputs);
   }
 
   async get(id: string): Promise<ActionEntity> {
@@ -73,13 +97,16 @@ export class ActionsService {
     return action;
   }
 
-  async list(query: ListActionsQuery): Promise<ActionPage> {
+  async list(query: ActionListRequest): Promise<ActionPage> {
     const limit = query.limit ?? 50;
     const rows = await this.actions.list({
       status: query.status,
       action: query.action,
       limit: limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
+      descending: query.newestFirst,
+      dueFrom: query.dueFrom,
+      dueBefore: query.dueBefore,
     });
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
@@ -87,71 +114,91 @@ export class ActionsService {
   }
 
   stats(): Promise<ActionStats> {
-    return this.actions.stats();
+    return this.counts.stats();
   }
 
-  async historyOf(id: string): Promise<ActionHistoryEntity[]> {
-    await this.get(id);
-    return this.history.forAction(id);
+  /** One page of the action's history, oldest first; an action's history may grow without bound, a page may not. */
+  async historyOf(id: string, query: HistoryQuery = {}): Promise<HistoryPage> {
+    const limit = query.limit ?? MAX_HISTORY_PAGE;
+    const rows = await this.history.page(id, limit + 1, query.cursor ? decodeHistoryCursor(query.cursor) : undefined);
+    // Every action has its creation entry, so only an empty page can mean that the action is gone.
+    if (rows.length === 0) await this.get(id);
+    const entries = rows.slice(0, limit);
+    const next = rows.length > limit ? { limit, cursor: encodeHistoryCursor(entries[entries.length - 1].id) } : null;
+    return { entries, next };
   }
 
+  /** The action's next scheduled times from its current occurrence on (the recurrence the worker follows). */
+  async occurrences(id: string, count: number): Promise<Date[]> {
+    return upcomingOccurrences(await this.get(id), count);
+  }
+
+  /** The times a create body would run at, validated exactly as a create; nothing is stored or queued. */
+  async preview(dto: CreateActionDto, keyId: string, count: number): Promise<Date[]> {
+    return upcomingOccurrences((await this.toNewAction(dto, keyId, 'data')).state, count);
+  }
+
+  /** Applies a client's change to a PENDING action outside the lock window (409 otherwise). */
   async update(id: string, dto: UpdateActionDto): Promise<ActionEntity> {
-    const current = await this.get(id);
-    if (dto.data) await this.types.validateData(current.action, dto.data);
-    const changes: ActionChanges = { ...dto, ...this.recurrenceAfter(current, dto) };
-    const changed = Object.keys(dto).join(', ') || 'nothing';
-    const updated = await this.actions.updateUnlocked(id, changes, this.lockedBefore(), `updated ${changed}`);
-    if (!updated) throw await this.locks.explain(id, 'changed');
-    if (updated.revision !== current.revision) {
-      await this.queues.remove(current);
-      await this.queues.enqueue([updated]);
-    }
-    return updated;
+    return this.changeUntilSettled(id, async (current) => {
+      const now = this.clock.now();
+      assertUnlocked(current, 'changed', now, this.config.scheduling.lockWindowMs);
+      if (dto.data) await this.types.validateData(current.action, dto.data);
+      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto }), {
+        statuses: [ActionStatus.Pending],
+        dueAfter: lockedBefore(now, this.config.scheduling.lockWindowMs),
+      });
+    });
   }
 
+  /** Deletes a finished action, or a PENDING one outside the lock window (409 otherwise); it never runs. */
   async remove(id: string): Promise<void> {
-    const current = await this.get(id);
-    if (!(await this.actions.deleteUnlocked(id, this.lockedBefore()))) throw await this.locks.explain(id, 'deleted');
-    await this.queues.remove(current);
+    await this.changeUntilSettled(id, async (current) => {
+      const now = this.clock.now();
+      assertUnlocked(current, 'deleted', now, this.config.scheduling.lockWindowMs);
+      return (await this.scheduler.delete(current, lockedBefore(now, this.config.scheduling.lockWindowMs))) ? current : null;
+    });
   }
 
+  /** Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409 otherwise). */
   async retry(id: string): Promise<ActionEntity> {
-    const requeued = await this.actions.requeueFinished(id, this.clock.now());
-    if (!requeued) throw await this.locks.explainRetry(id);
-    await this.queues.enqueue([requeued]);
-    return requeued;
+    return this.changeUntilSettled(id, (current) => {
+      const event: LifecycleEvent = { type: 'retriedManually', now: this.clock.now() };
+      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+    });
   }
 
-  /** Actions due before this instant are locked against change. */
-  private lockedBefore(): Date {
-    return new Date(this.clock.now().getTime() + this.config.scheduling.lockWindowMs);
-  }
-
-  private async toNewAction(dto: CreateActionDto, dataPath: string): Promise<NewAction> {
-    await this.types.validateData(dto.action, dto.data, dataPath);
-    const repeat = dto.repeat ?? false;
-    return {
-      id: randomUUID(),
-      action: dto.action,
-      executionTime: dto.executionTime,
-      data: dto.data,
-      metadata: dto.metadata ?? {},
-      repeat,
-      frequency: repeat ? dto.frequency! : null,
-      executionRemainder: repeat ? dto.executionRemainder! : null,
-      misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.RunOnce,
-    };
-  }
-
-  /** A repeating result needs a frequency and a remainder, given now or kept from before. */
-  private recurrenceAfter(current: ActionEntity, dto: UpdateActionDto): Partial<ActionChanges> {
-    const repeat = dto.repeat ?? current.repeat;
-    if (!repeat) return dto.repeat === false ? { frequency: null, executionRemainder: null } : {};
-    const frequency = dto.frequency ?? current.frequency;
-    const executionRemainder = dto.executionRemainder ?? current.executionRemainder;
-    if (!frequency || !executionRemainder) {
-      throw new InvalidRequestError('A repeating action needs frequency and executionRemainder ≥ 1: give them with repeat: true');
+  /**
+   * Reads the action and applies `change` to what was read. The write is conditional on that
+   * state, so when a worker or another client changed the action in between, it is read again and
+   * the rules decide anew (now perhaps refusing with the new reason).
+   */
+  private async changeUntilSettled(id: string, change: (current: ActionEntity) => Promise<ActionEntity | null>): Promise<ActionEntity> {
+    for (let attempt = 1; attempt <= MAX_CHANGE_ATTEMPTS; attempt += 1) {
+      const changed = await change(await this.get(id));
+      if (changed) return changed;
     }
-    return { frequency, executionRemainder };
+    throw new TransitionRefusedError(`Action ${id} is changing right now (it is being run or changed by someone else); try again`);
+  }
+
+  private async toNewAction(dto: CreateActionDto, apiKeyId: string, dataPath: string): Promise<NewAction> {
+    await this.types.validateData(dto.action, dto.data, dataPath);
+    const { state, history } = newActionState(
+      {
+        executionTime: dto.executionTime ?? null,
+        data: dto.data,
+        metadata: dto.metadata ?? {},
+        repeat: dto.repeat ?? false,
+        frequency: dto.frequency ?? null,
+        cron: dto.cron ?? null,
+        timezone: dto.timezone ?? null,
+        executionRemainder: dto.executionRemainder ?? null,
+        endAt: dto.endAt ?? null,
+        misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.RunOnce,
+        retryPolicy: dto.retryPolicy ?? null,
+      },
+      this.clock.now(),
+    );
+    return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
   }
 }

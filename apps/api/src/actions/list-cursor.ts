@@ -1,3 +1,4 @@
+import { isStorableTime } from '../input/api-time';
 import { InvalidRequestError } from './action.errors';
 
 export interface ListPosition {
@@ -12,11 +13,14 @@ export function encodeCursor(position: ListPosition): string {
   return Buffer.from(JSON.stringify([position.executionTime.toISOString(), position.id])).toString('base64url');
 }
 
+/** Reads a cursor back; a forged one (any time a stored action cannot have, any id that is not a UUID) is refused. */
 export function decodeCursor(cursor: string): ListPosition {
   try {
-    const [time, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as [string, string];
-    const executionTime = new Date(time);
-    if (typeof id === 'string' && UUID.test(id) && !Number.isNaN(executionTime.getTime())) return { executionTime, id };
+    const position: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (Array.isArray(position) && position.length === 2 && typeof position[0] === 'string' && typeof position[1] === 'string') {
+      const executionTime = new Date(position[0]);
+      if (UUID.test(position[1]) && isStorableTime(executionTime)) return { executionTime, id: position[1] };
+    }
   } catch {
     // fall through to the error below
   }

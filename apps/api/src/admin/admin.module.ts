@@ -2,13 +2,16 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
-import basicAuth from 'express-basic-auth';
 import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
+import { adminBasicAuth } from './admin-basic-auth';
 
 export const ADMIN_ROUTE = '/admin/queues';
 
-/** Bull Board at /admin/queues, one entry per action-type queue, behind HTTP basic auth. */
+/**
+ * Bull Board at /admin/queues, one entry per action-type queue, behind HTTP basic auth. Read-only:
+ * Postgres decides what runs and when, so promoting, retrying or removing jobs by hand is refused.
+ */
 @Module({})
 export class AdminModule {
   static forRoot(actionTypes: readonly ActionTypeDefinition[]): DynamicModule {
@@ -20,15 +23,12 @@ export class AdminModule {
           useFactory: (config: PunctualConfig) => ({
             route: ADMIN_ROUTE,
             adapter: ExpressAdapter,
-            boardOptions: { uiConfig: { boardTitle: 'Punctual' } },
-            middleware: basicAuth({
-              users: { [config.admin.user]: config.admin.password },
-              challenge: true,
-              realm: 'Punctual admin',
-            }),
+            // The console at /admin shows the actions behind these jobs; its menu links back here.
+            boardOptions: { uiConfig: { boardTitle: 'Punctual', miscLinks: [{ text: 'Punctual console', url: '/admin' }] } },
+            middleware: adminBasicAuth(config),
           }),
         }),
-        BullBoardModule.forFeature(...actionTypes.map((t) => ({ name: t.type, adapter: BullMQAdapter }))),
+        BullBoardModule.forFeature(...actionTypes.map((t) => ({ name: t.type, adapter: BullMQAdapter, options: { readOnlyMode: true } }))),
       ],
     };
   }

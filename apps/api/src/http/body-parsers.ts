@@ -1,5 +1,7 @@
 import { INestApplication } from '@nestjs/common';
-import { NextFunction, Request, Response, json } from 'express';
+import { NextFunction, Request, Response, json, urlencoded } from 'express';
+import { jsonShapeProblems } from '../input/json-shape';
+import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, bodyTooLargeMessage } from '../input/limits';
 
 type RawBodyRequest = Request & { rawBody?: Buffer };
 
@@ -14,9 +16,19 @@ const keepRawBody = (req: RawBodyRequest, _res: Response, buf: Buffer) => {
  */
 export function useJsonBodies(app: INestApplication): void {
   const anyType = () => true;
-  app.use('/actions/batch', json({ limit: '1mb', type: anyType, verify: keepRawBody }));
-  app.use(json({ limit: '64kb', type: anyType, verify: keepRawBody }));
+  // The console's HTML forms; a body read here is not read again as JSON below.
+  app.use('/admin', urlencoded({ extended: false, limit: '16kb' }));
+  app.use('/actions/batch', json({ limit: BATCH_BODY_LIMIT_BYTES, type: anyType, verify: keepRawBody }));
+  app.use(json({ limit: BODY_LIMIT_BYTES, type: anyType, verify: keepRawBody }));
   app.use(bodyErrorsAsJson);
+  app.use(refuseUnacceptableJson);
+}
+
+/** A body that parsed but cannot be accepted as it is (see `jsonShapeProblems`) is answered 400 before any route sees it. */
+function refuseUnacceptableJson(req: Request, res: Response, next: NextFunction): void {
+  const problems = req.body === undefined ? [] : jsonShapeProblems(req.body);
+  if (problems.length === 0) return next();
+  res.status(400).json({ statusCode: 400, error: 'Bad Request', message: problems });
 }
 
 interface BodyParserError extends Error {
@@ -31,7 +43,7 @@ function bodyErrorsAsJson(error: BodyParserError, _req: Request, res: Response, 
     res.status(413).json({
       statusCode: 413,
       error: 'Payload Too Large',
-      message: `Request body exceeds the limit of ${error.limit} bytes (64 KiB per action, 1 MiB per batch)`,
+      message: bodyTooLargeMessage(error.limit ?? BODY_LIMIT_BYTES),
     });
   } else if (error.type === 'entity.parse.failed') {
     res.status(400).json({ statusCode: 400, error: 'Bad Request', message: `Malformed JSON body: ${error.message}` });

@@ -1,20 +1,17 @@
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { PunctualConfig } from '@app/config';
+import { ApiValidationPipe } from './api-validation.pipe';
 import { useJsonBodies } from './body-parsers';
 import { useOpenApi } from './openapi';
+import { useRequestObservability } from './request-observability';
 import { UnavailableExceptionFilter } from './unavailable-exception.filter';
 
 /** Everything main.ts does to the app besides listening; tests build the same app with it. */
 export function configureApiApp(app: INestApplication): void {
+  useRequestObservability(app);
   useJsonBodies(app);
-  app.useGlobalPipes(
-    new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      transform: true,
-      stopAtFirstError: false,
-    }),
-  );
-  app.useGlobalFilters(new UnavailableExceptionFilter(app.get(HttpAdapterHost).httpAdapter));
+  app.useGlobalPipes(new ApiValidationPipe());
+  app.useGlobalFilters(new UnavailableExceptionFilter(app.get(HttpAdapterHost).httpAdapter, app.get(PunctualConfig).database.statementTimeoutMs));
   useOpenApi(app);
 }

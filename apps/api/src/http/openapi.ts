@@ -1,15 +1,17 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { operationId, refineOpenApiDocument } from './openapi-document';
 
 export const SIGNATURE_SCHEMES = ['X-Punctual-Key', 'X-Punctual-Timestamp', 'X-Punctual-Nonce', 'X-Punctual-Signature'];
 
-/** OpenAPI document at /docs (UI) and /docs-json, generated from the DTOs. */
+/** OpenAPI document at /docs (UI) and /docs-json, generated from the DTOs and the action types' data schemas. */
 export function useOpenApi(app: INestApplication): void {
   const builder = new DocumentBuilder()
     .setTitle('Punctual')
     .setDescription(
       [
-        'Durable scheduler for actions. Every `/actions` route needs four signature headers:',
+        'Durable scheduler for actions. Every `/actions` route needs all four signature headers:',
         '`X-Punctual-Key` (key id), `X-Punctual-Timestamp` (Unix seconds), `X-Punctual-Nonce` (16–128 of `[A-Za-z0-9_-]`, fresh per request)',
         'and `X-Punctual-Signature` = `v1=` + hex HMAC-SHA256 with the key secret of',
         '`TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY`. Requests more than 300 s off the server clock, or reusing a nonce, get 401.',
@@ -17,6 +19,7 @@ export function useOpenApi(app: INestApplication): void {
     )
     .setVersion('1');
   for (const header of SIGNATURE_SCHEMES) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
-  const document = SwaggerModule.createDocument(app, builder.build());
+  const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: operationId });
+  const document = refineOpenApiDocument(generated, SIGNATURE_SCHEMES, app.get(ActionTypeRegistry));
   SwaggerModule.setup('docs', app, document);
 }

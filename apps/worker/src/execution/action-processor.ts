@@ -1,78 +1,149 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, ExecutionRepository } from '@app/database';
-import { FulfillmentContext } from '@app/fulfillment';
-import { ActionJobData, ActionQueues, Clock } from '@app/scheduling';
-import { AttemptOutcome } from './attempt-outcome';
+import { ActionEntity, ExecutionRepository, isDatabaseUnavailable } from '@app/database';
+import {
+  ActionStatus,
+  Clock,
+  LifecycleEvent,
+  RetryPolicy,
+  Transition,
+  attemptNumber,
+  effectiveRetryPolicy,
+  idempotencyKeyOf,
+  transition,
+} from '@app/domain';
+import { FulfillmentContext, PermanentFulfillmentError } from '@app/fulfillment';
+import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
+import { ActionJobData, ActionScheduler } from '@app/scheduling';
+import { ClaimLease } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
-
-const MAX_NOTE_LENGTH = 2000;
+import { NotDueYetError } from './not-due-yet.error';
 
 /** What happened to one job, for logs and the admin UI's job result. */
-export type JobOutcome = 'skipped' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action';
+export type JobOutcome = 'skipped' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action';
 
-/** Claims an occurrence, runs its fulfillment, and records the outcome. The one path every job takes. */
+/** Claims an occurrence, runs its fulfillment, and records the outcome the lifecycle computes. The one path every job takes. */
 @Injectable()
 export class ActionProcessor {
   private readonly logger = new Logger(ActionProcessor.name);
 
   constructor(
     private readonly execution: ExecutionRepository,
+    private readonly scheduler: ActionScheduler,
     private readonly fulfillments: FulfillmentRegistry,
-    private readonly outcome: AttemptOutcome,
-    private readonly queues: ActionQueues,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
+    private readonly metrics: PunctualMetrics,
   ) {}
 
+  /**
+   * With tracing on, claim, fulfillment and outcome are spans of the job's trace.
+   * @throws NotDueYetError when the job came too early; the caller runs it again later.
+   */
   async process(job: ActionJobData): Promise<JobOutcome> {
-    const claimed = await this.execution.claim(job.actionId, job.revision, new Date(this.clock.now().getTime() - this.config.scheduling.claimLeaseMs));
-    if (!claimed) {
-      this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing to claim (stale, deleted or taken)`);
+    const claim = await inSpan('punctual.claim', { [ACTION_ID]: job.actionId }, () =>
+      this.execution.claim(job.actionId, job.revision, this.config.scheduling.claimLeaseMs),
+    );
+    if (claim.kind === 'not-due') throw new NotDueYetError(claim.dueInMs);
+    if (claim.kind === 'none') {
+      this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing to claim (stale, deleted or finished)`);
       return 'skipped';
     }
-    const action = claimed.action;
-    const registered = this.fulfillments.get(action.action);
+    const registered = this.fulfillments.get(claim.action.action);
+    const policy = effectiveRetryPolicy(this.config.scheduling, registered?.metadata.options, claim.action.retryPolicy);
+    let action = claim.action;
+    if (claim.takenOver) {
+      // The previous attempt's worker died mid-run: that attempt counts as failed before this one starts.
+      const resumed = await this.record(transition(action, { type: 'interrupted', retryPolicy: policy }), 'failed');
+      if (resumed?.status !== ActionStatus.InProgress) return resumed ? 'failed' : 'fenced';
+      action = resumed;
+    }
     if (!registered) {
-      await this.execution.recordNoAction(action, `No fulfillment module for action type ${action.action}`);
+      await this.record(transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }), 'no_action');
       return 'no-action';
     }
-    return this.runAttempt(action, registered);
+    return this.runAttempt(action, registered, policy);
   }
 
-  private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment): Promise<JobOutcome> {
-    let note: string | null;
+  private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy): Promise<JobOutcome> {
+    this.metrics.attemptStarted(action.action, this.clock.now().getTime() - action.nextAttemptAt.getTime());
+    const lease = new ClaimLease(this.execution, action, this.config.scheduling.claimLeaseMs, this.logFor(action));
     try {
-      const result = await registered.fulfillment.fulfill(action.data, this.contextFor(action));
-      note = result.note ? truncate(result.note) : null;
-    } catch (error) {
-      const message = truncate(error instanceof Error ? error.message : String(error));
-      const next = this.outcome.afterFailure(action, error, registered.metadata.options, this.clock.now());
-      const updated = await this.execution.recordFailure(action, message, next);
-      if (updated && next.kind === 'retry') await this.queues.enqueue([updated]);
-      this.logger.warn(`${action.action} ${action.id}:${action.occurrence} attempt ${action.retryCount + 1} failed: ${message}`);
-      return next.kind;
+      let event: LifecycleEvent;
+      try {
+        const result = await inSpan('punctual.fulfill', spanAttributes(action), () =>
+          registered.fulfillment.fulfill(action.data, this.contextFor(action, lease.signal)),
+        );
+        event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        event = { type: 'failed', now: this.clock.now(), error: message, permanent: error instanceof PermanentFulfillmentError, retryPolicy: policy };
+        this.logFor(action).warn(`${action.action} ${idempotencyKeyOf(action)} attempt ${attemptNumber(action)} failed: ${message}`);
+      }
+      const outcome = transition(action, event);
+      return (await this.record(outcome, event.type === 'succeeded' ? 'succeeded' : 'failed', lease.signal)) ? outcomeName(outcome) : 'fenced';
+    } finally {
+      lease.release();
     }
-    const next = this.outcome.afterSuccess(action, this.clock.now());
-    const updated = await this.execution.recordSuccess(action, note, next);
-    if (updated && next.kind === 'next-occurrence') await this.queues.enqueue([updated]);
-    return next.kind;
   }
 
-  private contextFor(action: ActionEntity): FulfillmentContext {
-    const idempotencyKey = `${action.id}:${action.occurrence}`;
+  /**
+   * Writes an outcome, retrying while Postgres is unreachable and the claim may still hold: the
+   * fulfillment already ran, so a failed write must never make it run again. Null when fenced off.
+   * A written outcome counts its attempt; a fenced one does not (the takeover counted it).
+   */
+  private async record(outcome: Transition<ActionEntity>, attempt: AttemptOutcome, claim?: AbortSignal): Promise<ActionEntity | null> {
+    const updated = await inSpan('punctual.record', { ...spanAttributes(outcome.before), [OUTCOME]: attempt }, () => this.write(outcome, claim));
+    if (updated) this.metrics.attemptEnded(outcome.before.action, attempt);
+    return updated;
+  }
+
+  private async write(outcome: Transition<ActionEntity>, claim?: AbortSignal): Promise<ActionEntity | null> {
+    for (let retry = 0; ; retry += 1) {
+      try {
+        const updated = await this.scheduler.recordOutcome(outcome);
+        if (!updated) this.logFor(outcome.before).warn(`Outcome of ${idempotencyKeyOf(outcome.before)} refused: another worker took the attempt over`);
+        return updated;
+      } catch (error) {
+        if (!isDatabaseUnavailable(error) || claim?.aborted) throw error;
+        await sleep(Math.min(100 * 2 ** retry, 2000));
+      }
+    }
+  }
+
+  private contextFor(action: ActionEntity, signal: AbortSignal): FulfillmentContext {
+    const idempotencyKey = idempotencyKeyOf(action);
     return {
       actionId: action.id,
       occurrence: action.occurrence,
-      attempt: action.retryCount + 1,
+      attempt: attemptNumber(action),
       idempotencyKey,
       scheduledAt: action.executionTime,
+      apiKeyId: action.apiKeyId,
+      signal,
       metadata: action.metadata,
-      logger: new Logger(`${action.action} ${idempotencyKey}`),
+      logger: this.logFor(action, `${action.action} ${idempotencyKey}`),
     };
+  }
+
+  /** A logger whose JSON lines name the attempt: action id, occurrence and attempt number. */
+  private logFor(action: ActionEntity, context = ActionProcessor.name): FieldLogger {
+    return FieldLogger.for(this.config, context, { actionId: action.id, occurrence: action.occurrence, attempt: attemptNumber(action) });
   }
 }
 
-function truncate(text: string): string {
-  return text.length > MAX_NOTE_LENGTH ? `${text.slice(0, MAX_NOTE_LENGTH)}…` : text;
+function spanAttributes(action: ActionEntity) {
+  return { [ACTION_ID]: action.id, [ACTION_TYPE]: action.action, [OCCURRENCE]: action.occurrence, [ATTEMPT]: attemptNumber(action) };
+}
+
+function outcomeName(outcome: Transition): JobOutcome {
+  switch (outcome.after.status) {
+    case ActionStatus.Completed:
+      return 'completed';
+    case ActionStatus.Failed:
+      return 'failed';
+    default:
+      return outcome.after.occurrence !== outcome.before.occurrence ? 'next-occurrence' : 'retry';
+  }
 }

@@ -1,13 +1,12 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { ActionProcessor } from './action-processor';
-import { AttemptOutcome } from './attempt-outcome';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
 
 @Module({
   imports: [DiscoveryModule],
-  providers: [FulfillmentRegistry, AttemptOutcome, ActionProcessor, QueueConsumers],
-  exports: [ActionProcessor],
+  providers: [FulfillmentRegistry, ActionProcessor, QueueConsumers],
+  exports: [ActionProcessor, QueueConsumers],
 })
 export class ExecutionModule {}

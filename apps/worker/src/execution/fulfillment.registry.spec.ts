@@ -19,7 +19,15 @@ class SecondHttp extends FirstHttp {}
 class Notify extends FirstHttp {}
 
 async function boot(fulfillments: (typeof FirstHttp)[], actions: string[] | null = null): Promise<FulfillmentRegistry> {
-  @Module({ imports: [DiscoveryModule], providers: [...fulfillments, FulfillmentRegistry, { provide: PunctualConfig, useValue: { worker: { actions } } }, { provide: ActionTypeRegistry, useValue: new ActionTypeRegistry([HTTP_REQUEST, SEND_NOTIFICATION]) }] })
+  @Module({
+    imports: [DiscoveryModule],
+    providers: [
+      ...fulfillments,
+      FulfillmentRegistry,
+      { provide: PunctualConfig, useValue: { worker: { actions } } },
+      { provide: ActionTypeRegistry, useValue: new ActionTypeRegistry([HTTP_REQUEST, SEND_NOTIFICATION]) },
+    ],
+  })
   class Host {}
   const moduleRef = await Test.createTestingModule({ imports: [Host] }).compile();
   await moduleRef.init();
@@ -50,6 +58,8 @@ describe('FulfillmentRegistry', () => {
   });
 
   it('refuses an unknown type in WORKER_ACTIONS', async () => {
-    await expect(boot([FirstHttp, Notify], ['FAX'])).rejects.toThrow('WORKER_ACTIONS names FAX, which is not a known action type (known: HTTP_REQUEST, SEND_NOTIFICATION)');
+    await expect(boot([FirstHttp, Notify], ['FAX'])).rejects.toThrow(
+      'WORKER_ACTIONS names FAX, which is not a known action type (known: HTTP_REQUEST, SEND_NOTIFICATION)',
+    );
   });
 });

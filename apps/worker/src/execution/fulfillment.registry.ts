@@ -39,7 +39,9 @@ export class FulfillmentRegistry implements OnModuleInit {
         throw new Error(`WORKER_ACTIONS names ${type}, which is not a known action type (known: ${this.types.types().join(', ')})`);
       }
       if (!this.byType.has(type)) {
-        throw new Error(`Action type ${type} has no fulfillment in this worker: add a provider decorated with @Fulfillment(${type}) to a module the worker imports`);
+        throw new Error(
+          `Action type ${type} has no fulfillment in this worker: add a provider decorated with @Fulfillment(${type}) to a module the worker imports`,
+        );
       }
     }
   }

@@ -4,6 +4,11 @@ import { RetentionRepository } from '@app/database';
 import { PeriodicTask } from './periodic-task';
 
 const BATCH_SIZE = 1000;
+/**
+ * Every signed request leaves a nonce for a few minutes, and deleting one cascades to nothing: with
+ * these batches a run keeps up with 3,000 requests a second.
+ */
+const NONCE_BATCH_SIZE = 10_000;
 /** Bounds one run; a larger backlog continues on the next run. */
 const MAX_BATCHES_PER_RUN = 20;
 export const RETENTION_INTERVAL_MS = 60_000;
@@ -31,19 +36,19 @@ export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationS
 
   /** Purges in batches until a batch comes back short. Returns what it deleted. */
   async purge(): Promise<{ actions: number; idempotencyKeys: number }> {
-    const actions = await this.drain(() => this.retention.purgeFinishedActions(this.config.scheduling.retentionDays, BATCH_SIZE));
-    const idempotencyKeys = await this.drain(() => this.retention.purgeExpiredIdempotencyKeys(BATCH_SIZE));
-    await this.drain(() => this.retention.purgeExpiredNonces(BATCH_SIZE));
+    const actions = await this.drain(BATCH_SIZE, (size) => this.retention.purgeFinishedActions(this.config.scheduling.retentionDays, size));
+    const idempotencyKeys = await this.drain(BATCH_SIZE, (size) => this.retention.purgeExpiredIdempotencyKeys(size));
+    await this.drain(NONCE_BATCH_SIZE, (size) => this.retention.purgeExpiredNonces(size));
     if (actions + idempotencyKeys > 0) this.logger.log(`Purged ${actions} finished action(s) and ${idempotencyKeys} expired idempotency key(s)`);
     return { actions, idempotencyKeys };
   }
 
-  private async drain(batch: () => Promise<number>): Promise<number> {
+  private async drain(batchSize: number, batch: (size: number) => Promise<number>): Promise<number> {
     let total = 0;
     for (let i = 0; i < MAX_BATCHES_PER_RUN; i += 1) {
-      const deleted = await batch();
+      const deleted = await batch(batchSize);
       total += deleted;
-      if (deleted < BATCH_SIZE) break;
+      if (deleted < batchSize) break;
     }
     return total;
   }

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionEntity, ActionHistoryEntity, ActionStatus, Frequency, JsonObject, MisfirePolicy } from '@app/database';
+import { ActionEntity, HistoryRecord, JsonObject } from '@app/database';
+import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
 
 export class ActionResponse {
   @ApiProperty({ format: 'uuid' }) id: string;
@@ -11,7 +12,18 @@ export class ActionResponse {
   @ApiProperty() repeat: boolean;
   @ApiProperty({ enum: Frequency, nullable: true }) frequency: Frequency | null;
   @ApiProperty({ type: 'integer', nullable: true }) executionRemainder: number | null;
+  @ApiProperty({ type: 'string', nullable: true, example: '0 9 * * MON-FRI', description: 'Null unless the action repeats by cron' }) cron: string | null;
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'Europe/Berlin',
+    description: 'Zone of the schedule (UTC unless given); null for a one-off action',
+  })
+  timezone: string | null;
+  @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'No occurrence runs after it' }) endAt: string | null;
   @ApiProperty({ enum: MisfirePolicy, nullable: true, description: 'Null for a one-off action' }) misfirePolicy: MisfirePolicy | null;
+  @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: "The action's own retry policy, or null" })
+  retryPolicy: ActionRetryPolicy | null;
   @ApiProperty({ type: 'integer' }) retryCount: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
   @ApiProperty({ type: 'integer', description: 'Current occurrence, 1-based; the idempotency key is `<id>:<occurrence>`' })
@@ -32,7 +44,11 @@ export class ActionResponse {
       repeat: entity.repeat,
       frequency: entity.repeat ? entity.frequency : null,
       executionRemainder: entity.repeat ? entity.executionRemainder : null,
+      cron: entity.repeat ? entity.cron : null,
+      timezone: entity.repeat ? entity.timezone : null,
+      endAt: entity.endAt?.toISOString() ?? null,
       misfirePolicy: entity.repeat ? entity.misfirePolicy : null,
+      retryPolicy: entity.retryPolicy,
       retryCount: entity.retryCount,
       lastError: entity.lastError,
       occurrence: entity.occurrence,
@@ -55,9 +71,17 @@ export class ActionBatchResponse {
 
 export class ActionStatsResponse {
   @ApiProperty({ type: 'integer' }) total: number;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0 } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'integer' },
+    example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0 },
+  })
   byStatus: Record<ActionStatus, number>;
-  @ApiProperty({ type: 'object', additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } }, example: { HTTP_REQUEST: { PENDING: 3 } } })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
+    example: { HTTP_REQUEST: { PENDING: 3 } },
+  })
   byAction: Record<string, Partial<Record<ActionStatus, number>>>;
 }
 
@@ -69,7 +93,7 @@ export class HistoryEntryResponse {
   @ApiProperty({ type: 'integer', description: 'Attempt within the occurrence (1 = first try); 0 when not an attempt' }) attempt: number;
   @ApiProperty({ type: 'string', nullable: true }) note: string | null;
 
-  static from(entry: ActionHistoryEntity): HistoryEntryResponse {
-    return { at: entry.at.toISOString(), from: entry.from, to: entry.to, occurrence: entry.occurrence, attempt: entry.attempt, note: entry.note };
+  static from(entry: HistoryRecord): HistoryEntryResponse {
+    return { at: entry.at, from: entry.from, to: entry.to, occurrence: entry.occurrence, attempt: entry.attempt, note: entry.note };
   }
 }

@@ -1,9 +1,15 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, MaxLength, Min, ValidateIf } from 'class-validator';
-import { Frequency, JsonObject, MisfirePolicy } from '@app/database';
+import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { JsonObject } from '@app/database';
+import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { MAX_INT32 } from '../../input/limits';
+import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { NotNull, OptionalNotNull } from './not-null';
+import { IsRetryPolicy } from './retry-policy';
 
 const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).join(', ')} when repeat is true`;
+const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most ${MAX_INT32}) when repeat is true (optional with cron: absent means no limit)`;
 
 /** Body of `POST /actions` and each item of a batch. */
 export class CreateActionDto {
@@ -14,36 +20,50 @@ export class CreateActionDto {
   action: string;
 
   @ApiProperty({
-    oneOf: [{ type: 'number', description: 'epoch milliseconds' }, { type: 'string', format: 'date-time' }],
-    example: '2025-01-15T08:35:17.120Z',
-    description: 'When to run; now or in the past means immediately',
+    oneOf: [
+      { type: 'number', description: 'epoch milliseconds' },
+      { type: 'string', format: 'date-time' },
+    ],
+    example: '2030-01-15T08:35:17.120Z',
+    description:
+      'When to run; now or in the past means immediately. With cron it may be left out (default now): the first occurrence is the first cron time at or after it',
   })
+  @ValidateIf((dto: CreateActionDto) => dto.cron === undefined || dto.executionTime !== undefined)
   @IsExecutionTime()
-  executionTime: Date;
+  executionTime?: Date;
 
   @ApiProperty({ type: 'object', additionalProperties: true, description: "Validated against the action type's schema" })
   @IsObject()
+  @AsSent()
   data: JsonObject;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, default: {}, description: 'Returned as given' })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
+  @AsSent()
   metadata?: JsonObject;
 
   @ApiPropertyOptional({ default: false })
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   repeat?: boolean;
 
   @ApiPropertyOptional({ enum: Frequency, description: 'Required when repeat is true' })
-  @ValidateIf((dto: CreateActionDto) => dto.repeat === true || dto.frequency !== undefined)
+  @ValidateIf((dto: CreateActionDto) => (dto.repeat === true && dto.cron === undefined) || dto.frequency !== undefined)
+  @NotNull()
   @IsEnum(Frequency, { message: FREQUENCY_MESSAGE })
   frequency?: Frequency;
 
-  @ApiPropertyOptional({ minimum: 1, description: 'Required when repeat is true: executions still to run, this one included' })
-  @ValidateIf((dto: CreateActionDto) => dto.repeat === true || dto.executionRemainder !== undefined)
-  @IsInt({ message: 'executionRemainder must be an integer ≥ 1 when repeat is true' })
-  @Min(1, { message: 'executionRemainder must be an integer ≥ 1 when repeat is true' })
+  @ApiPropertyOptional({
+    minimum: 1,
+    maximum: MAX_INT32,
+    description: 'Required when repeat is true with a frequency: executions still to run, this one included; optional with cron',
+  })
+  @ValidateIf((dto: CreateActionDto) => (dto.repeat === true && dto.cron === undefined) || dto.executionRemainder !== undefined)
+  @NotNull()
+  @IsInt({ message: REMAINDER_MESSAGE })
+  @Min(1, { message: REMAINDER_MESSAGE })
+  @Max(MAX_INT32, { message: REMAINDER_MESSAGE })
   executionRemainder?: number;
 
   @ApiPropertyOptional({
@@ -53,7 +73,35 @@ export class CreateActionDto {
       'When a repeating action finds its next time already past: RUN_ONCE runs one catch-up now then continues after now; ' +
       'RUN_ALL runs every missed occurrence; SKIP continues with the first time after now',
   })
-  @IsOptional()
+  @OptionalNotNull()
   @IsEnum(MisfirePolicy, { message: `misfirePolicy must be one of ${Object.values(MisfirePolicy).join(', ')}` })
   misfirePolicy?: MisfirePolicy;
+
+  @ApiPropertyOptional({
+    example: '0 9 * * MON-FRI',
+    description: 'With repeat: true, instead of frequency: 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first), read in timezone',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(200)
+  cron?: string;
+
+  @ApiPropertyOptional({
+    example: 'Europe/Berlin',
+    default: 'UTC',
+    description: 'IANA zone of the schedule: cron is read in it; DAILY, WEEKLY and MONTHLY keep their local time in it across daylight saving',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string;
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }], description: 'No occurrence runs after this time' })
+  @OptionalNotNull()
+  @IsExecutionTime()
+  endAt?: Date;
+
+  @OptionalNotNull()
+  @IsRetryPolicy()
+  retryPolicy?: ActionRetryPolicy;
 }

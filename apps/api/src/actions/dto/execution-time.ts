@@ -1,24 +1,16 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
+import { parseApiTime, TIME_RANGE_TEXT } from '../../input/api-time';
 
-/** ISO-8601 date-time with an explicit zone (`Z` or `±hh:mm`); a zone-less time would be ambiguous. */
-const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
-
-function toDate(value: unknown): unknown {
-  if (typeof value === 'number' && Number.isFinite(value)) return new Date(value);
-  if (typeof value === 'string' && ISO_WITH_ZONE.test(value)) return new Date(value);
-  return value;
-}
-
-/** Accepts epoch milliseconds or an ISO-8601 string with a zone and turns it into a Date. */
+/** Accepts epoch milliseconds or an ISO-8601 string with a zone, within years 1970–9999, and turns it into a Date. */
 export function IsExecutionTime(): PropertyDecorator {
-  const transform = Transform(({ value }) => toDate(value));
+  const transform = Transform(({ value }: { value: unknown }) => parseApiTime(value) ?? value);
   const validate = ValidateBy({
     name: 'isExecutionTime',
     validator: {
-      validate: (value: unknown) => value instanceof Date && !Number.isNaN(value.getTime()),
-      defaultMessage: () =>
-        'executionTime must be epoch milliseconds (a number) or an ISO-8601 string with a zone, e.g. 2025-01-15T08:35:17.120Z',
+      validate: (value: unknown) => value instanceof Date,
+      defaultMessage: (args) =>
+        `${args?.property} must be epoch milliseconds (a number) or an ISO-8601 string with a zone, e.g. 2025-01-15T08:35:17.120Z, ` + TIME_RANGE_TEXT,
     },
   });
   return (target, key) => {

@@ -1,7 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsEnum, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { ActionStatus } from '@app/database';
+import { ActionStatus } from '@app/domain';
+import { IsStorableText } from './storable-text';
 
 export class ListActionsQuery {
   @ApiPropertyOptional({ enum: ActionStatus })
@@ -13,6 +14,7 @@ export class ListActionsQuery {
   @IsOptional()
   @IsString()
   @MaxLength(64)
+  @IsStorableText()
   action?: string;
 
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })

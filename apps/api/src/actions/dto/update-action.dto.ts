@@ -1,43 +1,83 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsBoolean, IsEnum, IsInt, IsObject, IsOptional, Min } from 'class-validator';
-import { Frequency, JsonObject, MisfirePolicy } from '@app/database';
+import { IsBoolean, IsEnum, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import { JsonObject } from '@app/database';
+import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { MAX_INT32 } from '../../input/limits';
+import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { OptionalNotNull } from './not-null';
+import { IsRetryPolicy } from './retry-policy';
 
-/** Body of `PATCH /actions/:id`; any other field is rejected. `data` and `metadata` replace the old ones whole. */
+/** May be left out or given as null (which clears the field); any other value must pass the field's rules. */
+const OptionalOrNull = () => ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null);
+
+const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most ${MAX_INT32})`;
+
+/**
+ * Body of `PATCH /actions/:id`; any other field is rejected. `data` and `metadata` replace the old
+ * ones whole. Every field may be left out; `null` clears `endAt` and `retryPolicy` and is refused
+ * for every other field (`repeat: false` is how a schedule is cleared).
+ */
 export class UpdateActionDto {
   @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }] })
-  @IsOptional()
+  @OptionalNotNull()
   @IsExecutionTime()
   executionTime?: Date;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
+  @AsSent()
   data?: JsonObject;
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true })
-  @IsOptional()
+  @OptionalNotNull()
   @IsObject()
+  @AsSent()
   metadata?: JsonObject;
 
   @ApiPropertyOptional()
-  @IsOptional()
+  @OptionalNotNull()
   @IsBoolean()
   repeat?: boolean;
 
   @ApiPropertyOptional({ enum: Frequency })
-  @IsOptional()
+  @OptionalNotNull()
   @IsEnum(Frequency, { message: `frequency must be one of ${Object.values(Frequency).join(', ')}` })
   frequency?: Frequency;
 
-  @ApiPropertyOptional({ minimum: 1 })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
+  @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32 })
+  @OptionalNotNull()
+  @IsInt({ message: REMAINDER_MESSAGE })
+  @Min(1, { message: REMAINDER_MESSAGE })
+  @Max(MAX_INT32, { message: REMAINDER_MESSAGE })
   executionRemainder?: number;
 
   @ApiPropertyOptional({ enum: MisfirePolicy })
-  @IsOptional()
+  @OptionalNotNull()
   @IsEnum(MisfirePolicy, { message: `misfirePolicy must be one of ${Object.values(MisfirePolicy).join(', ')}` })
   misfirePolicy?: MisfirePolicy;
+
+  @ApiPropertyOptional({
+    description: 'A new cron expression (replaces frequency); the current occurrence moves to its first time at or after executionTime',
+  })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(200)
+  cron?: string;
+
+  @ApiPropertyOptional({ example: 'Europe/Berlin' })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(64)
+  timezone?: string;
+
+  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }], nullable: true, description: 'null removes the end' })
+  @OptionalOrNull()
+  @IsExecutionTime()
+  endAt?: Date | null;
+
+  @OptionalOrNull()
+  @IsRetryPolicy()
+  retryPolicy?: ActionRetryPolicy | null;
 }

@@ -1,21 +1,30 @@
-import { Logger } from '@nestjs/common';
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { FulfillmentContext } from '@app/fulfillment';
+import { Webhook } from 'standardwebhooks';
+import { loadConfig } from '@app/config';
+import { Clock } from '@app/domain';
+import { PermanentFulfillmentError } from '@app/fulfillment';
+import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
+import { fulfillmentContext } from '@app/testing';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
 
 interface Seen {
   method: string;
+  path: string;
   headers: IncomingHttpHeaders;
   body: string;
 }
 
 describe('HttpRequestFulfillment (against a local server)', () => {
-  const fulfillment = new HttpRequestFulfillment();
-  const context: FulfillmentContext = { actionId: 'a1b2', occurrence: 3, attempt: 1, idempotencyKey: 'a1b2:3', scheduledAt: new Date(), metadata: {}, logger: new Logger('spec') };
+  // The test environment: key test-key, and 127.0.0.1 allowed as a destination.
+  const config = loadConfig();
+  const client = new OutboundClient(new EgressPolicy(config.outbound.allowedHosts), new HostResolver());
+  const fulfillment = new HttpRequestFulfillment(client, config, new Clock());
+  const context = fulfillmentContext();
+  const receiverOfTestKey = new Webhook(Buffer.from('test-secret-0123456789', 'utf8').toString('base64'));
   let server: Server;
   let seen: Seen[];
-  let reply: { status: number; body: string; delayMs?: number };
+  let reply: { status: number; body: string; delayMs?: number; headers?: Record<string, string> };
   let url: string;
 
   beforeAll(async () => {
@@ -23,8 +32,8 @@ describe('HttpRequestFulfillment (against a local server)', () => {
       let body = '';
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
-        seen.push({ method: req.method!, headers: req.headers, body });
-        setTimeout(() => res.writeHead(reply.status).end(reply.body), reply.delayMs ?? 0);
+        seen.push({ method: req.method!, path: req.url!, headers: req.headers, body });
+        setTimeout(() => res.writeHead(reply.status, reply.headers).end(reply.body), reply.delayMs ?? 0);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,17 +44,55 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     reply = { status: 200, body: 'ok' };
   });
   afterAll(async () => {
+    client.onApplicationShutdown();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
   });
 
-  it('POSTs a JSON body with the idempotency key and notes the status and body', async () => {
+  it('POSTs a JSON body with the idempotency key and notes the status and the first 1 KiB of the body', async () => {
     reply = { status: 201, body: 'x'.repeat(3000) };
     const result = await fulfillment.fulfill({ url, body: { a: 1 } }, context);
     expect(result.note).toBe(`HTTP 201: ${'x'.repeat(1024)}`);
     expect(seen).toEqual([expect.objectContaining({ method: 'POST', body: '{"a":1}' })]);
     expect(seen[0].headers['content-type']).toBe('application/json');
     expect(seen[0].headers['idempotency-key']).toBe('a1b2:3');
+  });
+
+  it('signs every call with the creating API key so that a Standard Webhooks receiver verifies it', async () => {
+    await fulfillment.fulfill({ url, body: { a: 1 } }, context);
+    await fulfillment.fulfill({ url, method: 'GET' }, fulfillmentContext({ idempotencyKey: 'a1b2:4' }));
+    const [post, get] = seen;
+    expect(post.headers['webhook-id']).toBe('a1b2:3');
+    expect(Math.abs(Number(post.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+    expect(receiverOfTestKey.verify(post.body, post.headers as Record<string, string>)).toEqual({ a: 1 });
+    expect(get.headers['webhook-id']).toBe('a1b2:4');
+    expect(() => receiverOfTestKey.verify(get.body, get.headers as Record<string, string>, { jsonParse: false })).not.toThrow();
+    const rotated = new Webhook(Buffer.from('rotated-secret-9876543210', 'utf8').toString('base64'));
+    expect(() => rotated.verify(post.body, post.headers as Record<string, string>)).toThrow('No matching signature found');
+  });
+
+  it('signs with the secret of whichever key created the action', async () => {
+    await fulfillment.fulfill({ url, body: 'hello' }, fulfillmentContext({ apiKeyId: 'rotated-key' }));
+    const rotated = new Webhook(Buffer.from('rotated-secret-9876543210', 'utf8').toString('base64'));
+    expect(() => rotated.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
+  });
+
+  it.each([
+    [null, 'the action records no API key'],
+    ['retired-key', 'API key retired-key is no longer configured'],
+  ])('calls without a signature, and says so, when the key is %s', async (apiKeyId, reason) => {
+    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ apiKeyId }));
+    expect(result.note).toBe(`HTTP 200: ok (sent unsigned: ${reason})`);
+    expect(seen[0].headers).toMatchObject({ 'webhook-id': 'a1b2:3', 'idempotency-key': 'a1b2:3' });
+    expect(seen[0].headers['webhook-signature']).toBeUndefined();
+  });
+
+  it('never lets stored data override the headers Punctual sets', async () => {
+    const headers = { 'Webhook-Signature': 'v1,forged', 'idempotency-key': 'mine', 'X-Extra': 'yes' };
+    await fulfillment.fulfill({ url, headers }, context);
+    expect(seen[0].headers).toMatchObject({ 'idempotency-key': 'a1b2:3', 'x-extra': 'yes' });
+    expect(seen[0].headers['webhook-signature']).not.toContain('forged');
+    expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
   it('sends a string body as it is and keeps a given content-type', async () => {
@@ -57,17 +104,53 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   it('sends arrays as JSON and no body for GET', async () => {
     await fulfillment.fulfill({ url, body: [1, 2] }, context);
     await fulfillment.fulfill({ url, method: 'GET', body: { ignored: true } }, context);
-    expect(seen.map((s) => [s.method, s.body])).toEqual([['POST', '[1,2]'], ['GET', '']]);
+    expect(seen.map((s) => [s.method, s.body])).toEqual([
+      ['POST', '[1,2]'],
+      ['GET', ''],
+    ]);
   });
 
-  it('fails on a non-2xx answer with the status in the message', async () => {
+  it('fails on a non-2xx answer with the status in the message, never the request headers', async () => {
     reply = { status: 503, body: 'busy' };
-    await expect(fulfillment.fulfill({ url }, context)).rejects.toThrow(`HTTP 503: busy (from POST ${url})`);
+    const attempt = fulfillment.fulfill({ url, headers: { Authorization: 'Bearer s3cret' } }, context);
+    await expect(attempt).rejects.toThrow(`HTTP 503: busy (from POST ${url})`);
+    await expect(attempt).rejects.not.toThrow(/s3cret/);
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
+  });
+
+  it('fails on a redirect without following it', async () => {
+    reply = { status: 302, body: 'moved', headers: { location: '/elsewhere' } };
+    await expect(fulfillment.fulfill({ url }, context)).rejects.toThrow(`HTTP 302: moved (from POST ${url}; redirects are not followed)`);
+    expect(seen.map((s) => s.path)).toEqual(['/hook']);
+  });
+
+  it('fails, to be retried, on an answer over 1 MiB', async () => {
+    reply = { status: 200, body: 'y'.repeat(1024 * 1024 + 1) };
+    const attempt = fulfillment.fulfill({ url }, context);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} failed: the response is larger than 1 MiB`);
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
+  });
+
+  it('fails the action at once, without calling, when the destination is not allowed', async () => {
+    const strict = new OutboundClient(new EgressPolicy(), new HostResolver());
+    const attempt = new HttpRequestFulfillment(strict, config, new Clock()).fulfill({ url }, context);
+    await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} not sent: the destination is not allowed (127.0.0.1 is a loopback address)`);
+    expect(seen).toEqual([]);
+    strict.onApplicationShutdown();
   });
 
   it('fails after timeoutMs', async () => {
     reply = { status: 200, body: 'late', delayMs: 500 };
     await expect(fulfillment.fulfill({ url, timeoutMs: 100 }, context)).rejects.toThrow(`HTTP_REQUEST to ${url} timed out after 100 ms`);
+  });
+
+  it('stops when the attempt is aborted', async () => {
+    reply = { status: 200, body: 'late', delayMs: 500 };
+    const controller = new AbortController();
+    const attempt = fulfillment.fulfill({ url }, fulfillmentContext({ signal: controller.signal }));
+    setTimeout(() => controller.abort(), 50);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} stopped: the attempt was cancelled`);
   });
 
   it('fails when nothing listens', async () => {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '@app/outbound';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
 
-@Module({ providers: [HttpRequestFulfillment] })
+@Module({ imports: [OutboundModule], providers: [HttpRequestFulfillment] })
 export class HttpRequestModule {}

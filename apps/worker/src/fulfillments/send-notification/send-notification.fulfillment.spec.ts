@@ -1,17 +1,27 @@
-import { Logger } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { PunctualConfig } from '@app/config';
-import { FulfillmentContext, SendNotificationData } from '@app/fulfillment';
-import { SmtpReceiver } from '@app/testing';
+import { SendNotificationData } from '@app/fulfillment';
+import { SmtpReceiver, fulfillmentContext } from '@app/testing';
 import { SendNotificationFulfillment } from './send-notification.fulfillment';
 import { SendNotificationModule } from './send-notification.module';
 
-const context: FulfillmentContext = { actionId: 'id-1', occurrence: 2, attempt: 1, idempotencyKey: 'id-1:2', scheduledAt: new Date(), metadata: {}, logger: new Logger('spec') };
-const seed: SendNotificationData = { mobile: '60123456789', subject: 'Test', name: 'Joojo', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'SMS' };
+const context = fulfillmentContext({ actionId: 'id-1', occurrence: 2, idempotencyKey: 'id-1:2' });
+const seed: SendNotificationData = {
+  mobile: '60123456789',
+  subject: 'Test',
+  name: 'Joojo',
+  templateType: 'USER_LATE_PAYMENT_NOTIFICATION',
+  notificationType: 'SMS',
+};
 
 async function fulfillmentWith(smtpUrl: string | null) {
   const config = { smtp: { url: smtpUrl, from: 'Punctual <no-reply@punctual.test>' } };
-  const configModule = { module: class StubConfig {}, global: true, providers: [{ provide: PunctualConfig, useValue: config }], exports: [PunctualConfig] };
+  const configModule = {
+    module: class StubConfig {},
+    global: true,
+    providers: [{ provide: PunctualConfig, useValue: config }],
+    exports: [PunctualConfig],
+  };
   const moduleRef = await Test.createTestingModule({ imports: [configModule, SendNotificationModule] }).compile();
   await moduleRef.init();
   return { fulfillment: moduleRef.get(SendNotificationFulfillment), close: () => moduleRef.close() };
@@ -34,7 +44,9 @@ describe('SendNotificationFulfillment', () => {
   it('records PUSH, and EMAIL too while SMTP_URL is unset', async () => {
     const { fulfillment, close } = await fulfillmentWith(null);
     expect((await fulfillment.fulfill({ ...seed, notificationType: 'PUSH', deviceToken: 'tok-1' }, context)).note).toMatch(/^PUSH to tok-1 recorded/);
-    expect((await fulfillment.fulfill({ ...seed, notificationType: 'EMAIL', email: 'joojo@example.com' }, context)).note).toMatch(/^EMAIL to joojo@example.com recorded/);
+    expect((await fulfillment.fulfill({ ...seed, notificationType: 'EMAIL', email: 'joojo@example.com' }, context)).note).toMatch(
+      /^EMAIL to joojo@example.com recorded/,
+    );
     await close();
   });
 

@@ -8,7 +8,11 @@ import { renderTemplate } from './templates/render-template';
 export class SendNotificationFulfillment implements ActionFulfillment<SendNotificationData> {
   private readonly providers: Record<SendNotificationData['notificationType'], NotificationProvider>;
 
-  constructor(@Inject(SMS_PROVIDER) sms: NotificationProvider, @Inject(EMAIL_PROVIDER) email: NotificationProvider, @Inject(PUSH_PROVIDER) push: NotificationProvider) {
+  constructor(
+    @Inject(SMS_PROVIDER) sms: NotificationProvider,
+    @Inject(EMAIL_PROVIDER) email: NotificationProvider,
+    @Inject(PUSH_PROVIDER) push: NotificationProvider,
+  ) {
     this.providers = { SMS: sms, EMAIL: email, PUSH: push };
   }
 

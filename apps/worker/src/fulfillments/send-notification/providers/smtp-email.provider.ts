@@ -1,5 +1,6 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { Transporter, createTransport } from 'nodemailer';
+import { SentMessageInfo } from 'nodemailer/lib/smtp-transport';
 import { PunctualConfig } from '@app/config';
 import { FulfillmentContext } from '@app/fulfillment';
 import { NotificationProvider, RenderedNotification } from './notification-provider';
@@ -8,7 +9,7 @@ import { NotificationProvider, RenderedNotification } from './notification-provi
 @Injectable()
 export class SmtpEmailProvider implements NotificationProvider, OnModuleDestroy {
   /** Null when `SMTP_URL` is unset; the module then routes EMAIL to the recording provider. */
-  private readonly transport: Transporter | null;
+  private readonly transport: Transporter<SentMessageInfo> | null;
 
   constructor(private readonly config: PunctualConfig) {
     this.transport = config.smtp.url ? createTransport(config.smtp.url) : null;

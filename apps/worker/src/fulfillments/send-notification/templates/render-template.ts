@@ -10,6 +10,6 @@ export function renderTemplate(data: SendNotificationData): RenderedText {
   const template = NOTIFICATION_TEMPLATES[data.templateType];
   if (!template) throw new PermanentFulfillmentError(`Unknown templateType ${data.templateType}`);
   const values = data as unknown as Record<string, unknown>;
-  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, field: string) => (typeof values[field] === 'string' ? (values[field] as string) : ''));
+  const fill = (text: string) => text.replace(/\{\{(\w+)\}\}/g, (_, field: string) => (typeof values[field] === 'string' ? values[field] : ''));
   return { subject: fill(template.subject), body: fill(template.body) };
 }

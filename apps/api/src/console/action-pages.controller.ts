@@ -1,0 +1,106 @@
+import { Body, Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Response } from 'express';
+import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionsService } from '../actions/actions.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { ConsoleInputError, RawInput, parseId, parseListFilters, parseTime, textField } from './console-input';
+import { ActionPageService } from './action-page.service';
+import { CsrfGuard } from './security/csrf.guard';
+import { CsrfToken } from './security/csrf-token.decorator';
+import { actionListView } from './views/action-list.view';
+import { actionPageView } from './views/action-page.view';
+import { HTML_CONTENT_TYPE, Notice, layout, sendPage } from './views/layout.view';
+
+/** What a redirect after a successful change says on the page it leads to; only these fixed texts are shown. */
+type Done = 'retried' | 'rescheduled';
+const DONE = new Map<Done, string>([
+  ['retried', 'Retried: the action is PENDING again and runs now, as the same occurrence.'],
+  ['rescheduled', 'Rescheduled: the action runs at its new execution time.'],
+]);
+
+/**
+ * The actions list and each action's page with its operations. Every change goes through
+ * `ActionsService`, exactly as the REST API's does; a refusal is shown with the service's reason.
+ */
+@ApiExcludeController()
+@Controller('admin/actions')
+@UseFilters(ConsoleExceptionFilter)
+export class ActionPagesController {
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly pages: ActionPageService,
+    private readonly types: ActionTypeRegistry,
+  ) {}
+
+  @Get()
+  async list(@Query() query: RawInput, @Res() res: Response): Promise<void> {
+    const id = textField(query, 'id');
+    if (id) return res.redirect(303, `/admin/actions/${parseId(id)}`);
+    const filters = parseListFilters(query);
+    const page = await this.actions.list(filters);
+    const types = [...new Set([...this.types.types(), ...(filters.action ? [filters.action] : [])])].sort();
+    const deleted = textField(query, 'deleted');
+    const notice: Notice | undefined = deleted
+      ? { kind: 'success', text: `Deleted action ${parseId(deleted, 'deleted')}: it will never run.` }
+      : undefined;
+    sendPage(res, HttpStatus.OK, layout({ title: 'Actions', section: 'actions', notice, body: actionListView({ filters, types, ...page }) }));
+  }
+
+  @Get(':id')
+  @Header('Content-Type', HTML_CONTENT_TYPE)
+  async show(@Param('id') id: string, @Query('done') done: unknown, @CsrfToken() csrfToken: string): Promise<string> {
+    const text = typeof done === 'string' ? DONE.get(done as Done) : undefined;
+    const notice: Notice | undefined = text ? { kind: 'success', text } : undefined;
+    return this.render(parseId(id), csrfToken, notice);
+  }
+
+  @Post(':id/retry')
+  @UseGuards(CsrfGuard)
+  retry(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    return this.change(parseId(id), csrfToken, res, 'retried', (actionId) => this.actions.retry(actionId));
+  }
+
+  @Post(':id/reschedule')
+  @UseGuards(CsrfGuard)
+  reschedule(@Param('id') id: string, @Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const raw = textField(body, 'executionTime');
+    if (!raw) throw new ConsoleInputError('executionTime', 'is required: give the new execution time');
+    const executionTime = parseTime(raw, 'executionTime');
+    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, { executionTime }));
+  }
+
+  @Post(':id/delete')
+  @UseGuards(CsrfGuard)
+  async remove(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const actionId = parseId(id);
+    const refusal = await this.refusalOf(() => this.actions.remove(actionId));
+    if (!refusal) return res.redirect(303, `/admin/actions?deleted=${actionId}`);
+    sendPage(res, refusal.status, await this.render(actionId, csrfToken, refusal.notice));
+  }
+
+  /** Applies a change; done → back to the action's page (a reload then changes nothing), refused → the page with the reason. */
+  private async change(id: string, csrfToken: string, res: Response, done: Done, apply: (id: string) => Promise<unknown>): Promise<void> {
+    const refusal = await this.refusalOf(() => apply(id));
+    if (!refusal) return res.redirect(303, `/admin/actions/${id}?done=${done}`);
+    sendPage(res, refusal.status, await this.render(id, csrfToken, refusal.notice));
+  }
+
+  /** The lifecycle's refusals (locked, running, finished, wrong status) as the reason to show; other errors go on. */
+  private async refusalOf(apply: () => Promise<unknown>): Promise<{ status: HttpStatus; notice: Notice } | null> {
+    try {
+      await apply();
+      return null;
+    } catch (error) {
+      if (error instanceof TransitionRefusedError) return { status: HttpStatus.CONFLICT, notice: { kind: 'error', text: error.message } };
+      if (error instanceof InvalidChangeError) return { status: HttpStatus.BAD_REQUEST, notice: { kind: 'error', text: error.message } };
+      throw error;
+    }
+  }
+
+  private async render(id: string, csrfToken: string, notice?: Notice): Promise<string> {
+    const data = await this.pages.load(id);
+    return layout({ title: `Action ${id}`, section: 'actions', notice, body: actionPageView({ ...data, csrfToken }) });
+  }
+}

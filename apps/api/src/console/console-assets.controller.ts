@@ -1,0 +1,29 @@
+import { Controller, Get, NotFoundException, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The console's only assets, read once at boot from `assets/` beside this file (nest build copies them). */
+const ASSETS = new Map(
+  [
+    ['console.css', 'text/css; charset=utf-8'],
+    ['console.js', 'text/javascript; charset=utf-8'],
+  ].map(([name, type]) => [name, { type, body: readFileSync(join(__dirname, 'assets', name)) }]),
+);
+
+/**
+ * `/admin/assets/*`: the console's stylesheet and script, served by the API itself so the
+ * console works without reaching the internet. Revalidated by ETag on every load.
+ */
+@ApiExcludeController()
+@Controller('admin/assets')
+export class ConsoleAssetsController {
+  @Get(':name')
+  serve(@Param('name') name: string, @Res() res: Response): void {
+    const asset = ASSETS.get(name);
+    if (!asset) throw new NotFoundException(`No console asset named ${name}`);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type(asset.type).send(asset.body);
+  }
+}

@@ -1,0 +1,35 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
+import { ActionsModule } from '../actions/actions.module';
+import { adminBasicAuth } from '../admin/admin-basic-auth';
+import { ActionPageService } from './action-page.service';
+import { ActionPagesController } from './action-pages.controller';
+import { ConsoleAssetsController } from './console-assets.controller';
+import { DeadLettersController } from './dead-letters.controller';
+import { LastHourActivity } from './last-hour-activity';
+import { OverviewController } from './overview.controller';
+import { OverviewService } from './overview.service';
+import { consoleHeaders } from './security/console-headers.middleware';
+import { ConsoleSessionMiddleware } from './security/console-session.middleware';
+import { CsrfGuard } from './security/csrf.guard';
+import { CsrfTokens } from './security/csrf-tokens';
+
+const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersController, ConsoleAssetsController];
+
+/**
+ * The operator console at /admin: server-rendered pages over the same services as the REST API,
+ * behind the admin basic auth, with CSRF protection on every change. Bull Board keeps
+ * /admin/queues; no console route lives under it.
+ */
+@Module({
+  imports: [ActionsModule],
+  controllers: CONTROLLERS,
+  providers: [OverviewService, LastHourActivity, ActionPageService, CsrfTokens, CsrfGuard],
+})
+export class ConsoleModule implements NestModule {
+  constructor(private readonly config: PunctualConfig) {}
+
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(adminBasicAuth(this.config), consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
+  }
+}

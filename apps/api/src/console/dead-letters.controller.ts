@@ -1,0 +1,91 @@
+import { Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Response } from 'express';
+import { ActionStatus } from '@app/domain';
+import { ActionsService } from '../actions/actions.service';
+import { DeadLettersService } from '../actions/dead-letters.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { RawInput, parseActionType, textField } from './console-input';
+import { CsrfGuard } from './security/csrf.guard';
+import { CsrfToken } from './security/csrf-token.decorator';
+import { DEFAULT_PAGE_SIZE } from './views/action-list.view';
+import { count } from './views/fragments';
+import { deadLetterTypesView, deadLettersOfTypeView, retryAllConfirmView } from './views/dead-letters.view';
+import { HTML_CONTENT_TYPE, Notice, layout } from './views/layout.view';
+import { segment } from './views/html';
+
+const COUNT = /^\d{1,9}$/;
+
+/** `/admin/dead-letters`: the FAILED actions of each type, and retrying them all at once. */
+@ApiExcludeController()
+@Controller('admin/dead-letters')
+@UseFilters(ConsoleExceptionFilter)
+export class DeadLettersController {
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly deadLetters: DeadLettersService,
+  ) {}
+
+  @Get()
+  @Header('Content-Type', HTML_CONTENT_TYPE)
+  async index(): Promise<string> {
+    const stats = await this.actions.stats();
+    const failedByType = Object.entries(stats.byAction)
+      .map(([type, byStatus]): [string, number] => [type, byStatus[ActionStatus.Failed] ?? 0])
+      .filter(([, failed]) => failed > 0)
+      .sort(([a], [b]) => a.localeCompare(b));
+    return layout({ title: 'Dead letters', section: 'dead-letters', body: deadLetterTypesView(failedByType) });
+  }
+
+  @Get(':type')
+  @Header('Content-Type', HTML_CONTENT_TYPE)
+  async ofType(@Param('type') rawType: string, @Query() query: RawInput): Promise<string> {
+    const type = parseActionType(rawType, 'type');
+    const cursor = textField(query, 'cursor');
+    const [failed, page] = await Promise.all([
+      this.failedCount(type),
+      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }),
+    ]);
+    return layout({
+      title: `FAILED ${type}`,
+      section: 'dead-letters',
+      notice: retriedNotice(query),
+      body: deadLettersOfTypeView({ type, failed, cursor, ...page }),
+    });
+  }
+
+  @Get(':type/retry-all')
+  @Header('Content-Type', HTML_CONTENT_TYPE)
+  async confirmRetryAll(@Param('type') rawType: string, @CsrfToken() csrfToken: string): Promise<string> {
+    const type = parseActionType(rawType, 'type');
+    return layout({
+      title: `Retry all FAILED ${type}`,
+      section: 'dead-letters',
+      body: retryAllConfirmView(type, await this.failedCount(type), csrfToken),
+    });
+  }
+
+  @Post(':type/retry-all')
+  @UseGuards(CsrfGuard)
+  async retryAll(@Param('type') rawType: string, @Res() res: Response): Promise<void> {
+    const type = parseActionType(rawType, 'type');
+    const { retried, skipped } = await this.deadLetters.retryAll(type);
+    // Back to a page that can be reloaded without retrying again.
+    res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}?retried=${retried}&skipped=${skipped}`);
+  }
+
+  private async failedCount(type: string): Promise<number> {
+    return (await this.actions.stats()).byAction[type]?.[ActionStatus.Failed] ?? 0;
+  }
+}
+
+/** The outcome of a "retry all" the redirect carries: two counts, shown only when both are numbers. */
+function retriedNotice(query: RawInput): Notice | undefined {
+  const retried = textField(query, 'retried');
+  const skipped = textField(query, 'skipped') ?? '0';
+  if (!retried || !COUNT.test(retried) || !COUNT.test(skipped)) return undefined;
+  const n = Number(retried);
+  const changed =
+    Number(skipped) > 0 ? ` ${count(Number(skipped))} had changed meanwhile (retried or deleted by someone else) and were left as they were.` : '';
+  return { kind: 'success', text: `Retried ${count(n)} action${n === 1 ? '' : 's'}: PENDING again, running now.${changed}` };
+}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
+import { ActivityRepository } from '@app/database';
+import { Clock } from '@app/domain';
+import { ActionsService } from '../actions/actions.service';
+import { LastHourActivity } from './last-hour-activity';
+import { OverviewData } from './views/overview.view';
+
+/** How many of the most overdue actions the overview names. */
+const OVERDUE_SHOWN = 10;
+
+/** The overview's figures: the same counts as the API's stats, overdue actions, and the last hour from the history. */
+@Injectable()
+export class OverviewService {
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly activity: ActivityRepository,
+    private readonly lastHour: LastHourActivity,
+    private readonly clock: Clock,
+    private readonly config: PunctualConfig,
+  ) {}
+
+  async overview(): Promise<OverviewData> {
+    const at = this.clock.now();
+    const overdueAfterMs = this.config.scheduling.overdueGraceMs;
+    const [stats, overdue, minutes] = await Promise.all([
+      this.actions.stats(),
+      this.activity.overdue(new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
+      this.lastHour.at(at),
+    ]);
+    return { stats, overdue, overdueAfterMs, minutes, at };
+  }
+}

@@ -1,0 +1,172 @@
+import { ActionEntity, HistoryRecord } from '@app/database';
+import { ActionStatus } from '@app/domain';
+import { localTimeField } from './action-list.view';
+import { csrfField, duration, jsonBlock, statusBadge, timeTag } from './fragments';
+import { SafeHtml, html, segment } from './html';
+
+export interface ActionPageData {
+  action: ActionEntity;
+  /** Oldest first, as the history is stored. */
+  history: HistoryRecord[];
+  /** The scheduled times from the current occurrence on, when the action repeats. */
+  occurrences: Date[];
+  /** Where the queue admin shows the action's job for its current attempt, when it may have one. */
+  jobHref: string | null;
+  csrfToken: string;
+}
+
+function facts(a: ActionEntity): SafeHtml {
+  return html`<dl class="facts">
+      <div>
+        <dt>Status</dt>
+        <dd>${statusBadge(a.status)}</dd>
+      </div>
+      <div>
+        <dt>Type</dt>
+        <dd><a href="/admin/actions?action=${segment(a.action)}">${a.action}</a></dd>
+      </div>
+      <div>
+        <dt>Execution time</dt>
+        <dd>${timeTag(a.executionTime)}</dd>
+      </div>
+      <div>
+        <dt>Next attempt due</dt>
+        <dd>${timeTag(a.nextAttemptAt)}</dd>
+      </div>
+      <div>
+        <dt>Occurrence</dt>
+        <dd>
+          ${a.occurrence} <span class="muted">(idempotency key <code>${a.id}:${a.occurrence}</code>)</span>
+        </dd>
+      </div>
+      <div>
+        <dt>Failed attempts of this occurrence</dt>
+        <dd>${a.retryCount}</dd>
+      </div>
+      <div>
+        <dt>Created</dt>
+        <dd>${timeTag(a.createdAt)}</dd>
+      </div>
+      <div>
+        <dt>Updated</dt>
+        <dd>${timeTag(a.updatedAt)}</dd>
+      </div>
+      ${
+        a.finishedAt
+          ? html`<div>
+              <dt>Finished</dt>
+              <dd>${timeTag(a.finishedAt)}</dd>
+            </div>`
+          : ''
+      }
+    </dl>
+    ${
+      a.lastError
+        ? html`<h3>Last error</h3>
+            <pre class="error-text">${a.lastError}</pre>`
+        : ''
+    }`;
+}
+
+function schedule(a: ActionEntity, occurrences: Date[]): SafeHtml {
+  if (!a.repeat) return html`<p>Runs once, at its execution time.</p>`;
+  return html`<dl class="facts">
+      <div>
+        <dt>${a.cron ? 'Cron' : 'Frequency'}</dt>
+        <dd>${a.cron ? html`<code>${a.cron}</code>` : a.frequency}</dd>
+      </div>
+      <div>
+        <dt>Executions left</dt>
+        <dd>${a.executionRemainder === null ? 'no limit' : html`${a.executionRemainder} <span class="muted">(this one included)</span>`}</dd>
+      </div>
+      <div>
+        <dt>Ends</dt>
+        <dd>${a.endAt ? timeTag(a.endAt) : 'never'}</dd>
+      </div>
+      <div>
+        <dt>Misfire policy</dt>
+        <dd>${a.misfirePolicy}</dd>
+      </div>
+      <div>
+        <dt>Zone</dt>
+        <dd>${a.timezone ?? 'UTC'}</dd>
+      </div>
+    </dl>
+    ${
+      occurrences.length > 0
+        ? html`<h3>Next occurrences</h3>
+            <ol class="occurrences">
+              ${occurrences.map((time) => html`<li>${timeTag(time)}</li>`)}
+            </ol>`
+        : ''
+    }`;
+}
+
+/** Retry, reschedule and delete, always offered: the service decides, and a refusal comes back with its reason. */
+function operations(a: ActionEntity, csrfToken: string): SafeHtml {
+  const base = `/admin/actions/${segment(a.id)}`;
+  return html`<div class="operations">
+    <form method="post" action="${base}/retry">
+      ${csrfField(csrfToken)}
+      <button type="submit">Retry</button>
+      <p class="hint">A FAILED or NO_ACTION action runs again now, as the same occurrence.</p>
+    </form>
+    <form method="post" action="${base}/reschedule" data-local-times>
+      ${csrfField(csrfToken)} ${localTimeField('executionTime', 'New execution time', a.executionTime)}
+      <button type="submit">Reschedule</button>
+    </form>
+    <form method="post" action="${base}/delete" data-confirm="Delete action ${a.id}? It will never run, and its history goes with it.">
+      ${csrfField(csrfToken)}
+      <button type="submit" class="danger">Delete</button>
+      <p class="hint">A deleted action never runs.</p>
+    </form>
+  </div>`;
+}
+
+function historyEntry(entry: HistoryRecord): SafeHtml {
+  const lag = entry.dueAt ? html`<span class="muted">, started ${duration(Date.parse(entry.at) - Date.parse(entry.dueAt))} after it was due</span>` : '';
+  const transition = entry.from ? html`${statusBadge(entry.from)} → ${statusBadge(entry.to)}` : html`created ${statusBadge(entry.to)}`;
+  return html`<li class="entry entry-${entry.to.toLowerCase()}">
+    <div class="entry-head">${timeTag(new Date(entry.at))} ${transition}</div>
+    <div class="muted">occurrence ${entry.occurrence}${entry.attempt > 0 ? `, attempt ${entry.attempt}` : ''}${lag}</div>
+    ${entry.note ? html`<pre class="note${entry.to === ActionStatus.Failed ? ' error-text' : ''}">${entry.note}</pre>` : ''}
+  </li>`;
+}
+
+/** Everything about one action, what it went through, and what can be done to it. */
+export function actionPageView(data: ActionPageData): SafeHtml {
+  const a = data.action;
+  const job = data.jobHref ? html` · <a href="${data.jobHref}">its job in the queue admin</a>` : '';
+  return html`<p class="breadcrumb"><a href="/admin/actions">Actions</a> › <code>${a.id}</code>${job}</p>
+    <h1>Action <code class="id">${a.id}</code></h1>
+    <div id="live-action" data-live>
+      <section aria-labelledby="state">
+        <h2 id="state" class="visually-hidden">State</h2>
+        ${facts(a)}
+      </section>
+    </div>
+    <section aria-labelledby="ops">
+      <h2 id="ops">Operations</h2>
+      ${operations(a, data.csrfToken)}
+    </section>
+    <section aria-labelledby="schedule">
+      <h2 id="schedule">Schedule</h2>
+      ${schedule(a, data.occurrences)}
+    </section>
+    <div class="columns">
+      <section aria-labelledby="data">
+        <h2 id="data">Data</h2>
+        ${jsonBlock(a.data)}
+      </section>
+      <section aria-labelledby="metadata">
+        <h2 id="metadata">Metadata</h2>
+        ${jsonBlock(a.metadata)}
+      </section>
+    </div>
+    <section aria-labelledby="history" id="live-history" data-live>
+      <h2 id="history">History <span class="muted">(${data.history.length} entries, newest first)</span></h2>
+      <ol class="timeline" reversed>
+        ${[...data.history].reverse().map(historyEntry)}
+      </ol>
+    </section>`;
+}

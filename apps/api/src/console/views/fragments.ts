@@ -1,0 +1,46 @@
+import { ActionStatus } from '@app/domain';
+import { SafeHtml, html } from './html';
+
+/** Fields named `_csrf` carry the form's CSRF token (see CsrfGuard). */
+export const CSRF_FIELD = '_csrf';
+
+export function csrfField(token: string): SafeHtml {
+  return html`<input type="hidden" name="${CSRF_FIELD}" value="${token}" />`;
+}
+
+/** `2030-01-15 08:35:17 UTC`: what a time reads without JavaScript, and on hover with it. */
+export function utcText(date: Date): string {
+  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+/** A time in UTC; console.js rewrites the text into the browser's zone and keeps UTC in the tooltip. */
+export function timeTag(date: Date | null): SafeHtml {
+  if (!date) return html`<span class="muted">—</span>`;
+  return html`<time datetime="${date.toISOString()}" title="${utcText(date)}">${utcText(date)}</time>`;
+}
+
+export function statusBadge(status: ActionStatus): SafeHtml {
+  return html`<span class="status status-${status.toLowerCase()}" data-status="${status}">${status}</span>`;
+}
+
+/** A JSON value shown as indented text, never as markup. */
+export function jsonBlock(value: unknown): SafeHtml {
+  return html`<pre class="json">${JSON.stringify(value, null, 2)}</pre>`;
+}
+
+/** A number with thousands separators, the same on every machine. */
+export function count(value: number): string {
+  return value.toLocaleString('en-US');
+}
+
+/** One decimal at most: `10`, `12.3`. */
+function round(value: number): string {
+  return String(Math.round(value * 10) / 10);
+}
+
+/** A duration in ms as `850 ms`, `12.3 s` or `4.5 min`. */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${round(ms / 1000)} s`;
+  return `${round(ms / 60_000)} min`;
+}

@@ -1,0 +1,25 @@
+import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
+import { keysLeftOut, transformSafeCopy } from '@app/fulfillment';
+
+/**
+ * The pipe every body and query goes through: unknown fields are refused, values are checked and
+ * turned into DTO instances. It works on a `transformSafeCopy` of the input, never the input
+ * itself: Nest's pipe deletes `constructor`, `prototype` and `__proto__` keys in place at every
+ * depth, and class-transformer crashes on some of them; a client's free-form JSON may hold all
+ * but the last, and `@AsSent()` fields take their value from the untouched original.
+ * Bodies reach it only after `jsonShapeProblems` found nothing, so the copy's depth is bounded.
+ */
+export class ApiValidationPipe extends ValidationPipe {
+  constructor() {
+    super({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (!metadata.metatype || !this.toValidate(metadata)) return super.transform(value, metadata);
+    const instance: unknown = await super.transform(transformSafeCopy(value), metadata);
+    // Whitelisting cannot refuse what never reached the instance: a field named `toString` or `constructor`.
+    const leftOut = keysLeftOut(instance, value).map(({ parent, key }) => `${parent ? `${parent}.` : ''}property ${key} should not exist`);
+    if (leftOut.length > 0) throw new BadRequestException(leftOut);
+    return instance;
+  }
+}

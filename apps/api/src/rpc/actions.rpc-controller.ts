@@ -1,0 +1,101 @@
+import { Controller, UseFilters, UseGuards } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { RPC_PATTERNS } from '@app/client';
+import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
+import { ActionsService } from '../actions/actions.service';
+import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
+import { CreateActionDto } from '../actions/dto/create-action.dto';
+import { CreateBatchDto } from '../actions/dto/create-batch.dto';
+import { HistoryQuery } from '../actions/dto/history.query';
+import { ListActionsQuery } from '../actions/dto/list-actions.query';
+import { OccurrencesQuery, OccurrencesResponse } from '../actions/dto/occurrences.query';
+import { UpdateActionDto } from '../actions/dto/update-action.dto';
+import { idempotencyClaim } from '../input/idempotency-claim';
+import { RpcErrorFilter } from './rpc-error.filter';
+import { actionId, envelope, messageHeader, validated } from './rpc-input';
+import { RPC_BATCH_BODY, RPC_BODY } from './rpc-json-body.pipe';
+
+const DEFAULT_OCCURRENCES = 10;
+
+/**
+ * Every `/actions` route as a message pattern, for sibling apps on a NestJS transport. Each
+ * handler calls the `ActionsService` method its HTTP twin calls, after the same signature check,
+ * body rules and validation, and answers the same JSON; errors are the twin's (`RpcErrorFilter`).
+ */
+@UseGuards(SignatureGuard)
+@UseFilters(RpcErrorFilter)
+@Controller()
+export class ActionsRpcController {
+  constructor(private readonly actions: ActionsService) {}
+
+  @MessagePattern(RPC_PATTERNS.create)
+  async create(@Payload(RPC_BODY) body: unknown, @Payload() message: SignedMessage, @ApiKeyId() keyId: string): Promise<ActionResponse> {
+    const claim = idempotencyClaim(messageHeader(message.headers, 'Idempotency-Key'), body);
+    const { action } = await this.actions.create(await validated(CreateActionDto, body), keyId, claim);
+    return ActionResponse.from(action);
+  }
+
+  @MessagePattern(RPC_PATTERNS.createBatch)
+  async createBatch(@Payload(RPC_BATCH_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<ActionBatchResponse> {
+    const created = await this.actions.createBatch((await validated(CreateBatchDto, body)).items, keyId);
+    return { items: created.map(ActionResponse.from) };
+  }
+
+  @MessagePattern(RPC_PATTERNS.preview)
+  async preview(@Payload(RPC_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<OccurrencesResponse> {
+    const { action, ...query } = envelope(body, ['action', 'count']);
+    const dto = await validated(CreateActionDto, action);
+    const { count } = await validated(OccurrencesQuery, query);
+    return OccurrencesResponse.from(await this.actions.preview(dto, keyId, count ?? DEFAULT_OCCURRENCES));
+  }
+
+  @MessagePattern(RPC_PATTERNS.get)
+  async get(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.get(actionId(envelope(body, ['id']).id)));
+  }
+
+  @MessagePattern(RPC_PATTERNS.list)
+  async list(@Payload(RPC_BODY) body: unknown): Promise<ActionPageResponse> {
+    const page = await this.actions.list(await validated(ListActionsQuery, body));
+    return { items: page.items.map(ActionResponse.from), nextCursor: page.nextCursor };
+  }
+
+  @MessagePattern(RPC_PATTERNS.stats)
+  async stats(@Payload(RPC_BODY) body: unknown): Promise<ActionStatsResponse> {
+    envelope(body, []);
+    return this.actions.stats();
+  }
+
+  /** The first page (or the page `limit` and `cursor` ask for); the HTTP twin's `Link` header has no place in a reply. */
+  @MessagePattern(RPC_PATTERNS.history)
+  async history(@Payload(RPC_BODY) body: unknown): Promise<HistoryEntryResponse[]> {
+    const { id, ...query } = envelope(body, ['id', 'limit', 'cursor']);
+    const page = await this.actions.historyOf(actionId(id), await validated(HistoryQuery, query));
+    return page.entries.map(HistoryEntryResponse.from);
+  }
+
+  @MessagePattern(RPC_PATTERNS.occurrences)
+  async occurrences(@Payload(RPC_BODY) body: unknown): Promise<OccurrencesResponse> {
+    const { id, ...query } = envelope(body, ['id', 'count']);
+    const { count } = await validated(OccurrencesQuery, query);
+    return OccurrencesResponse.from(await this.actions.occurrences(actionId(id), count ?? DEFAULT_OCCURRENCES));
+  }
+
+  @MessagePattern(RPC_PATTERNS.update)
+  async update(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    const { id, changes } = envelope(body, ['id', 'changes']);
+    return ActionResponse.from(await this.actions.update(actionId(id), await validated(UpdateActionDto, changes ?? {})));
+  }
+
+  /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
+  @MessagePattern(RPC_PATTERNS.delete)
+  async remove(@Payload(RPC_BODY) body: unknown): Promise<null> {
+    await this.actions.remove(actionId(envelope(body, ['id']).id));
+    return null;
+  }
+
+  @MessagePattern(RPC_PATTERNS.retry)
+  async retry(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.retry(actionId(envelope(body, ['id']).id)));
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { SignatureModule } from '@app/signature';
+import { ActionsModule } from '../actions/actions.module';
+import { ActionsRpcController } from './actions.rpc-controller';
+import { RpcErrorFilter } from './rpc-error.filter';
+
+/** The message patterns; they are served only once `connectRpc` attached a transport. */
+@Module({
+  imports: [ActionsModule, SignatureModule],
+  controllers: [ActionsRpcController],
+  providers: [RpcErrorFilter],
+})
+export class RpcModule {}

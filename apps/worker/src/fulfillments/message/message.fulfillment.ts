@@ -1,0 +1,75 @@
+import { Observable, TimeoutError, firstValueFrom, fromEvent, map, race, timeout } from 'rxjs';
+import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, MESSAGE, MessageData, PermanentFulfillmentError } from '@app/fulfillment';
+import { MessageTransports } from './message-transports';
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const NOTE_REPLY_BYTES = 1024;
+
+/** What a sibling app's handler receives as the message's data. */
+export interface MessageEnvelope {
+  /** `<actionId>:<occurrence>`, the same on every attempt of an occurrence: handle each key once. */
+  idempotencyKey: string;
+  actionId: string;
+  occurrence: number;
+  /** The occurrence's scheduled time, ISO-8601 UTC. */
+  scheduledFor: string;
+  payload: unknown;
+}
+
+/**
+ * Sends the action's message pattern to a sibling app through the `ClientProxy` of its
+ * transport. With `expectReply` (default) a reply within `timeoutMs` is success and goes into the
+ * history note; an error reply, no reply or no connection fails the attempt, retried like any
+ * other. Without it the message is emitted, and the transport accepting it is success.
+ */
+@Fulfillment(MESSAGE)
+export class MessageFulfillment implements ActionFulfillment<MessageData> {
+  constructor(private readonly transports: MessageTransports) {}
+
+  async fulfill(data: MessageData, context: FulfillmentContext): Promise<FulfillmentResult> {
+    const name = data.transport ?? DEFAULT_MESSAGE_TRANSPORT;
+    const proxy = this.transports.get(name);
+    // Checked at create; a transport removed from MESSAGE_TRANSPORTS since then can never be reached.
+    if (!proxy) throw new PermanentFulfillmentError(`MESSAGE transport "${name}" is not configured in MESSAGE_TRANSPORTS`);
+    const envelope: MessageEnvelope = {
+      idempotencyKey: context.idempotencyKey,
+      actionId: context.actionId,
+      occurrence: context.occurrence,
+      scheduledFor: context.scheduledAt.toISOString(),
+      payload: data.payload ?? null,
+    };
+    const timeoutMs = data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const where = `${data.pattern} on transport "${name}"`;
+    if (data.expectReply === false) {
+      // `emit` completes once the transport took the message.
+      await this.await(proxy.emit(data.pattern, envelope), timeoutMs, context.signal, `emitting ${where}`);
+      return { note: `emitted ${where}` };
+    }
+    const reply = await this.await(proxy.send<unknown>(data.pattern, envelope), timeoutMs, context.signal, `sending ${where}`);
+    return { note: `reply to ${where}: ${cut(JSON.stringify(reply ?? null))}` };
+  }
+
+  /** The first value, or an error that says which of: the handler's error, no answer in time, the attempt stopped. */
+  private async await<T>(source: Observable<T>, timeoutMs: number, signal: AbortSignal, what: string): Promise<T> {
+    if (signal.aborted) throw new Error(`${what}: the attempt was stopped`);
+    const stopped = fromEvent(signal, 'abort').pipe(
+      map(() => {
+        throw new Error(`${what}: the attempt was stopped`);
+      }),
+    );
+    try {
+      return await firstValueFrom(race(source.pipe(timeout(timeoutMs)), stopped), { defaultValue: null as T });
+    } catch (error) {
+      if (error instanceof TimeoutError) throw new Error(`${what}: no answer within ${timeoutMs} ms`);
+      if (error instanceof Error) throw new Error(`${what}: ${error.message}`);
+      throw new Error(`${what}: the handler failed with ${cut(JSON.stringify(error))}`);
+    }
+  }
+}
+
+/** The first KiB of a reply's JSON, for the history. */
+function cut(text: string): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length <= NOTE_REPLY_BYTES ? text : `${bytes.subarray(0, NOTE_REPLY_BYTES).toString('utf8')}…`;
+}

@@ -1,0 +1,43 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
+import { GaugeRepository } from '@app/database';
+import { PunctualMetrics } from '@app/observability';
+import { PeriodicTask } from './periodic-task';
+
+/** Often enough for a scrape every 15 s to see a fresh value; one indexed count per interval for the whole system. */
+export const OVERDUE_GAUGE_INTERVAL_MS = 5_000;
+
+/**
+ * Sets `punctual_overdue_actions` on a timer, never per scrape. Only the worker holding the gauge
+ * lock counts; every other process reports 0, so `max` across processes is the true value.
+ */
+@Injectable()
+export class OverdueGaugeLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly task: PeriodicTask;
+
+  constructor(
+    private readonly gauges: GaugeRepository,
+    private readonly metrics: PunctualMetrics,
+    private readonly config: PunctualConfig,
+  ) {
+    this.task = new PeriodicTask('Overdue gauge', OVERDUE_GAUGE_INTERVAL_MS, () => this.refresh(), new Logger(OverdueGaugeLoop.name));
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.metrics.isEnabled) this.task.start();
+  }
+
+  beforeApplicationShutdown(): Promise<void> {
+    return this.task.stop();
+  }
+
+  async refresh(): Promise<void> {
+    try {
+      this.metrics.overdueActions((await this.gauges.overdueWhileLeader(this.config.scheduling.overdueGraceMs)) ?? 0);
+    } catch (error) {
+      // Another worker may take the lock over now: a stale count here would win the max.
+      this.metrics.overdueActions(0);
+      throw error;
+    }
+  }
+}
