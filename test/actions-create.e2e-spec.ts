@@ -35,8 +35,12 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       metadata: { customer: 42 },
       repeat: true,
       frequency: 'DAILY',
+      cron: null,
+      timezone: 'UTC',
       executionRemainder: 5,
+      endAt: null,
       misfirePolicy: 'RUN_ONCE',
+      retryPolicy: null,
       retryCount: 0,
       lastError: null,
       occurrence: 1,
@@ -98,13 +102,35 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       ['executionRemainder 0', notificationExample(0, { executionRemainder: 0 }), /executionRemainder must be an integer ≥ 1/],
       ['an unknown frequency', notificationExample(0, { frequency: 'YEARLY' }), /frequency must be one of TEN_MINS, HOURLY, DAILY, WEEKLY, MONTHLY/],
       ['an unknown misfirePolicy', notificationExample(0, { misfirePolicy: 'LATER' }), /misfirePolicy must be one of RUN_ONCE, RUN_ALL, SKIP/],
-      ['an unknown action type', httpRequestExample(0, { action: 'FAX' }), /Unknown action type "FAX". Known types: HTTP_REQUEST, SEND_NOTIFICATION/],
+      [
+        'an unknown action type',
+        httpRequestExample(0, { action: 'FAX' }),
+        /Unknown action type "FAX". Known types: HTTP_REQUEST, MESSAGE, SEND_NOTIFICATION/,
+      ],
       ['an HTTP_REQUEST without url', httpRequestExample(0, { data: { method: 'POST' } }), /data.url: url must be an http or https URL/],
       ['an HTTP_REQUEST to ftp', httpRequestExample(0, { data: { url: 'ftp://x.org/a' } }), /data.url/],
-      ['an HTTP_REQUEST with an unknown data field', httpRequestExample(0, { data: { url: 'http://a.io', verb: 'GET' } }), /data.verb: property verb should not exist/],
-      ['an SMS without mobile', notificationExample(0, { data: { subject: 'S', name: 'N', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'SMS' } }), /data.mobile: mobile must be 6 to 15 digits/],
-      ['an EMAIL with a bad address', notificationExample(0, { data: { email: 'nope', subject: 'S', name: 'N', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'EMAIL' } }), /data.email: email must be an email address/],
-      ['an unknown template', notificationExample(0, { data: { mobile: '60123456789', subject: 'S', name: 'N', templateType: 'NOPE', notificationType: 'SMS' } }), /data.templateType: templateType must be one of/],
+      [
+        'an HTTP_REQUEST with an unknown data field',
+        httpRequestExample(0, { data: { url: 'http://a.io', verb: 'GET' } }),
+        /data.verb: property verb should not exist/,
+      ],
+      [
+        'an SMS without mobile',
+        notificationExample(0, { data: { subject: 'S', name: 'N', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'SMS' } }),
+        /data.mobile: mobile must be 6 to 15 digits/,
+      ],
+      [
+        'an EMAIL with a bad address',
+        notificationExample(0, {
+          data: { email: 'nope', subject: 'S', name: 'N', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'EMAIL' },
+        }),
+        /data.email: email must be an email address/,
+      ],
+      [
+        'an unknown template',
+        notificationExample(0, { data: { mobile: '60123456789', subject: 'S', name: 'N', templateType: 'NOPE', notificationType: 'SMS' } }),
+        /data.templateType: templateType must be one of/,
+      ],
     ])('%s → 400', async (_name, body, message) => {
       await expectRejected(() => api.client.post('/actions', body), 400, message);
     });
@@ -126,8 +152,9 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
   describe('Idempotency-Key', () => {
     it('answers a repeat with 200 and the first action', async () => {
       const headers = { 'Idempotency-Key': `repeat-${Date.now()}` };
-      const first = await api.client.post('/actions', httpRequestExample(), { headers });
-      const second = await api.client.post('/actions', httpRequestExample(), { headers });
+      const body = httpRequestExample();
+      const first = await api.client.post('/actions', body, { headers });
+      const second = await api.client.post('/actions', body, { headers });
       expect(first.status).toBe(201);
       expect(second.status).toBe(200);
       expect(second.body).toEqual(first.body);
@@ -136,9 +163,8 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
     it('20 parallel creates with one key store exactly one action', async () => {
       const key = `parallel-${Date.now()}`;
       const before = await storedCounts(api.db);
-      const responses = await Promise.all(
-        Array.from({ length: 20 }, () => api.client.post('/actions', httpRequestExample(), { headers: { 'Idempotency-Key': key } })),
-      );
+      const body = httpRequestExample();
+      const responses = await Promise.all(Array.from({ length: 20 }, () => api.client.post('/actions', body, { headers: { 'Idempotency-Key': key } })));
       const ids = new Set(responses.map((r) => r.body.id));
       expect(ids.size).toBe(1);
       expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
@@ -164,7 +190,11 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
     });
 
     it('rejects a malformed key', async () => {
-      await expectRejected(() => api.client.post('/actions', httpRequestExample(), { headers: { 'Idempotency-Key': 'x'.repeat(256) } }), 400, /Idempotency-Key/);
+      await expectRejected(
+        () => api.client.post('/actions', httpRequestExample(), { headers: { 'Idempotency-Key': 'x'.repeat(256) } }),
+        400,
+        /Idempotency-Key/,
+      );
     });
   });
 

@@ -34,7 +34,11 @@ describe('Reading and managing actions', () => {
         expect(bad.status).toBe(400);
         expect(bad.body.message).toBe('id must be a UUID');
       }
-      for (const [method, path] of [['PATCH', '/actions/123'], ['DELETE', '/actions/123'], ['POST', '/actions/123/retry']]) {
+      for (const [method, path] of [
+        ['PATCH', '/actions/123'],
+        ['DELETE', '/actions/123'],
+        ['POST', '/actions/123/retry'],
+      ]) {
         expect((await api.client.request(method, path, method === 'PATCH' ? {} : undefined)).status).toBe(400);
       }
     });
@@ -131,7 +135,14 @@ describe('Reading and managing actions', () => {
       const data = { email: 'a@b.io', subject: 'New', name: 'Ann', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'EMAIL' };
       const response = await api.client.patch(`/actions/${action.id}`, { executionTime: newTime, data, executionRemainder: 2 });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ executionTime: newTime, nextAttemptAt: newTime, data, executionRemainder: 2, frequency: 'DAILY', status: 'PENDING' });
+      expect(response.body).toMatchObject({
+        executionTime: newTime,
+        nextAttemptAt: newTime,
+        data,
+        executionRemainder: 2,
+        frequency: 'DAILY',
+        status: 'PENDING',
+      });
       expect(await queuedJobs(api.app)).toBe(jobsBefore); // old job removed, new one added
       const history = await api.client.get(`/actions/${action.id}/history`);
       expect(history.body[1]).toMatchObject({ from: 'PENDING', to: 'PENDING', note: 'updated executionTime, data, executionRemainder' });
@@ -147,7 +158,7 @@ describe('Reading and managing actions', () => {
       ['an unknown field', { action: 'HTTP_REQUEST' }, /property action should not exist/],
       ['status', { status: 'COMPLETED' }, /property status should not exist/],
       ['data that fails the type schema', { data: { url: 'nope' } }, /data.url/],
-      ['repeat without frequency', { repeat: true }, /needs frequency and executionRemainder/],
+      ['repeat without frequency', { repeat: true }, /frequency or cron is required when repeat is true/],
       ['a bad executionTime', { executionTime: 'tomorrow' }, /executionTime must be/],
     ])('rejects %s with 400 and changes nothing', async (_name, body, message) => {
       const action = await create(httpRequestExample(HOUR));

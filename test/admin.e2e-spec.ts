@@ -23,7 +23,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
     const queues = await fetch(`${api.client.baseUrl}/admin/queues/api/queues`, { headers: basic('admin', 'admin-password') });
     expect(queues.status).toBe(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(['HTTP_REQUEST', 'SEND_NOTIFICATION']);
+    expect(names).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION']);
   });
 
   it('/health reports Postgres and Redis without a signature', async () => {
@@ -34,9 +34,26 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
 
   it('/docs serves the OpenAPI UI and the document lists every route with the signature headers', async () => {
     expect((await fetch(`${api.client.baseUrl}/docs`)).status).toBe(200);
-    const document = (await (await fetch(`${api.client.baseUrl}/docs-json`)).json()) as any;
-    expect(Object.keys(document.paths).sort()).toEqual(['/actions', '/actions/batch', '/actions/stats', '/actions/{id}', '/actions/{id}/history', '/actions/{id}/retry', '/health']);
-    expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['X-Punctual-Key', 'X-Punctual-Nonce', 'X-Punctual-Signature', 'X-Punctual-Timestamp']);
+    const document = await (await fetch(`${api.client.baseUrl}/docs-json`)).json();
+    expect(Object.keys(document.paths).sort()).toEqual([
+      '/actions',
+      '/actions/batch',
+      '/actions/preview',
+      '/actions/stats',
+      '/actions/{id}',
+      '/actions/{id}/history',
+      '/actions/{id}/occurrences',
+      '/actions/{id}/retry',
+      '/health',
+      '/health/live',
+      '/health/ready',
+    ]);
+    expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
+      'X-Punctual-Key',
+      'X-Punctual-Nonce',
+      'X-Punctual-Signature',
+      'X-Punctual-Timestamp',
+    ]);
     expect(document.paths['/actions'].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
   });
 });

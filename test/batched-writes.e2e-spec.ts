@@ -1,4 +1,5 @@
-import { ActionEntity, ExecutionRepository } from '@app/database';
+import { ActionEntity, ClaimResult, ExecutionRepository } from '@app/database';
+import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
 
@@ -13,15 +14,26 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   });
   afterAll(() => api.close());
 
-  const staleBefore = () => new Date(Date.now() - 60_000);
+  const LEASE_MS = 60_000;
+  const retryPolicy: RetryPolicy = { maxRetries: 3, backoff: { kind: 'fixed-list', delaysMs: [3_600_000] } };
+  const claimed = (claim: ClaimResult): ActionEntity => {
+    if (claim.kind !== 'claimed') throw new Error(`expected a claim, got ${claim.kind}`);
+    return claim.action;
+  };
+  const record = (action: ActionEntity, event: LifecycleEvent) => execution.record(transition(action, event));
+  const succeeded = (note: string | null): LifecycleEvent => ({ type: 'succeeded', now: new Date(), note });
+  const failed = (error: string, permanent = false): LifecycleEvent => ({ type: 'failed', now: new Date(), error, permanent, retryPolicy });
 
+  /** Actions due now (no worker runs here, so their jobs wait), each claimed by the test. */
   async function createDueActions(count: number): Promise<ActionEntity[]> {
-    const created = await api.client.post('/actions/batch', { items: Array.from({ length: count }, () => httpRequestExample(3_600_000)) });
+    const created = await api.client.post('/actions/batch', { items: Array.from({ length: count }, () => httpRequestExample(0)) });
     expect(created.status).toBe(201);
-    return Promise.all(created.body.items.map(async (item: { id: string }) => (await execution.claim(item.id, 0, staleBefore()))!.action));
+    return Promise.all(created.body.items.map(async (item: { id: string }) => claimed(await execution.claim(item.id, 0, LEASE_MS))));
   }
 
-  async function historyOf(id: string): Promise<{ from_status: string | null; to_status: string; occurrence: number; attempt: number; note: string | null }[]> {
+  async function historyOf(
+    id: string,
+  ): Promise<{ from_status: string | null; to_status: string; occurrence: number; attempt: number; note: string | null }[]> {
     return api.db.query(`SELECT from_status, to_status, occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id`, [id]);
   }
 
@@ -38,35 +50,38 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   });
 
   it('the same occurrence claimed ten times at once: one claim wins, one history entry', async () => {
-    const created = await api.client.post('/actions', httpRequestExample(3_600_000));
-    const claims = await Promise.all(Array.from({ length: 10 }, () => execution.claim(created.body.id, 0, staleBefore())));
-    expect(claims.filter((c) => c !== null)).toHaveLength(1);
+    const created = await api.client.post('/actions', httpRequestExample(0));
+    const claims = await Promise.all(Array.from({ length: 10 }, () => execution.claim(created.body.id, 0, LEASE_MS)));
+    expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
     const entries = await historyOf(created.body.id);
     expect(entries.filter((e) => e.to_status === 'IN_PROGRESS')).toHaveLength(1);
   });
 
   it('claims in one batch: current revisions win, a stale revision gets nothing', async () => {
-    const created = await api.client.post('/actions/batch', { items: Array.from({ length: 20 }, () => httpRequestExample(3_600_000)) });
+    const created = await api.client.post('/actions/batch', { items: Array.from({ length: 20 }, () => httpRequestExample(0)) });
     const ids: string[] = created.body.items.map((a: { id: string }) => a.id);
-    const claims = await Promise.all([...ids.map((id) => execution.claim(id, 0, staleBefore())), execution.claim(ids[0], 7, staleBefore())]);
-    expect(claims.slice(0, 20).map((c) => c?.action.id)).toEqual(ids);
-    expect(claims[20]).toBeNull();
+    const claims = await Promise.all([...ids.map((id) => execution.claim(id, 0, LEASE_MS)), execution.claim(ids[0], 7, LEASE_MS)]);
+    expect(claims.slice(0, 20).map((c) => claimed(c).id)).toEqual(ids);
+    expect(claims[20]).toEqual({ kind: 'none' });
+  });
+
+  it("a claim before the due time (on Postgres's clock) is refused with the time left", async () => {
+    const created = await api.client.post('/actions', httpRequestExample(60_000));
+    const claim = await execution.claim(created.body.id, 0, LEASE_MS);
+    expect(claim.kind).toBe('not-due');
+    expect(claim.kind === 'not-due' && claim.dueInMs).toBeGreaterThan(50_000);
+    expect((await historyOf(created.body.id)).map((e) => e.to_status)).toEqual(['PENDING']);
   });
 
   it('outcomes written together each land on their own row, with the occurrence that ran in the history', async () => {
-    const claimed = await createDueActions(12);
-    const retryAt = new Date(Date.now() + 3_600_000);
+    const actions = await createDueActions(12);
     const results = await Promise.all(
-      claimed.map((action, i) =>
-        i % 3 === 0
-          ? execution.recordSuccess(action, `ok ${i}`, { kind: 'completed' })
-          : i % 3 === 1
-            ? execution.recordFailure(action, `boom ${i}`, { kind: 'retry', dueAt: retryAt })
-            : execution.recordFailure(action, `gave up ${i}`, { kind: 'failed' }),
-      ),
+      actions.map((action, i) => record(action, i % 3 === 0 ? succeeded(`ok ${i}`) : i % 3 === 1 ? failed(`boom ${i}`) : failed(`gave up ${i}`, true))),
     );
-    for (const [i, action] of claimed.entries()) {
-      const [row] = await api.db.query(`SELECT status, retry_count, last_error, revision, next_attempt_at, finished_at FROM actions WHERE id = $1`, [action.id]);
+    for (const [i, action] of actions.entries()) {
+      const [row] = await api.db.query(`SELECT status, retry_count, last_error, revision, next_attempt_at, finished_at FROM actions WHERE id = $1`, [
+        action.id,
+      ]);
       const expected =
         i % 3 === 0
           ? { status: 'COMPLETED', retry_count: 0, last_error: null, revision: 0, finished: true }
@@ -75,31 +90,31 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
             : { status: 'FAILED', retry_count: 1, last_error: `gave up ${i}`, revision: 0, finished: true };
       const { status, retry_count, last_error, revision } = row;
       expect({ status, retry_count, last_error, revision, finished: row.finished_at !== null }).toEqual(expected);
-      if (i % 3 === 1) expect(row.next_attempt_at.getTime()).toBe(retryAt.getTime());
+      if (i % 3 === 1) expect(row.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 3_000_000);
       expect(results[i]?.status).toBe(expected.status);
       const last = (await historyOf(action.id)).at(-1);
       expect(last).toEqual({ from_status: 'IN_PROGRESS', to_status: expected.status, occurrence: 1, attempt: 1, note: expected.last_error ?? `ok ${i}` });
     }
   });
 
-  it('an outcome for a row no longer IN_PROGRESS of that revision changes nothing', async () => {
+  it('an outcome without the claim (already recorded, or taken over) changes nothing', async () => {
     const [action] = await createDueActions(1);
-    expect(await execution.recordSuccess(action, null, { kind: 'completed' })).not.toBeNull();
-    expect(await execution.recordFailure(action, 'late duplicate', { kind: 'failed' })).toBeNull();
+    expect(await record(action, succeeded(null))).not.toBeNull();
+    expect(await record(action, failed('late duplicate'))).toBeNull();
     const [row] = await api.db.query(`SELECT status FROM actions WHERE id = $1`, [action.id]);
     expect(row.status).toBe('COMPLETED');
   });
 
   it('a recurring success advances the occurrence and the revision in the same statement', async () => {
     const created = await api.client.post('/actions', {
-      ...httpRequestExample(3_600_000),
+      ...httpRequestExample(0),
       repeat: true,
       frequency: 'DAILY',
       executionRemainder: 3,
     });
-    const { action } = (await execution.claim(created.body.id, 0, staleBefore()))!;
+    const action = claimed(await execution.claim(created.body.id, 0, LEASE_MS));
     const next = new Date(action.executionTime.getTime() + 86_400_000);
-    const updated = await execution.recordSuccess(action, null, { kind: 'next-occurrence', executionTime: next });
+    const updated = await record(action, succeeded(null));
     expect(updated).toMatchObject({ status: 'PENDING', occurrence: 2, executionRemainder: 2, revision: 1, executionTime: next, nextAttemptAt: next });
     expect((await historyOf(action.id)).at(-1)).toMatchObject({ from_status: 'IN_PROGRESS', to_status: 'PENDING', occurrence: 1 });
   });

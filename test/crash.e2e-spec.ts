@@ -1,7 +1,8 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { HttpReceiver, SignedClient, waitUntil } from '@app/testing';
+import { HttpReceiver, testHttp, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
+import { freePort } from './support/free-port';
 import { startWorker } from './support/worker-test-app';
 
 /** Short leases and sweeps so a dead worker's attempt is taken over within seconds. */
@@ -46,12 +47,21 @@ describe('Processes killed and stopped for real', () => {
     expect((await victim.exited).signal).toBe('SIGKILL');
 
     worker = await startWorker({ env: FAST });
-    const done = await waitUntil('the action to complete', async () => ((await statusOf(action.id)).status === 'COMPLETED' ? statusOf(action.id) : null), 20_000);
+    const done = await waitUntil(
+      'the action to complete',
+      async () => ((await statusOf(action.id)).status === 'COMPLETED' ? statusOf(action.id) : null),
+      20_000,
+    );
     expect(done.retryCount).toBe(0);
     const calls = receiver.callsTo('/crash');
     expect(calls.map((c) => c.headers['idempotency-key'])).toEqual([`${action.id}:1`, `${action.id}:1`]);
     const history = (await api.client.get(`/actions/${action.id}/history`)).body;
-    expect(history.map((h: any) => `${h.from}>${h.to}`)).toEqual(['null>PENDING', 'PENDING>IN_PROGRESS', 'IN_PROGRESS>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
+    expect(history.map((h: any) => `${h.from}>${h.to}`)).toEqual([
+      'null>PENDING',
+      'PENDING>IN_PROGRESS',
+      'IN_PROGRESS>IN_PROGRESS',
+      'IN_PROGRESS>COMPLETED',
+    ]);
     expect(history[2].note).toMatch(/interrupted/);
   });
 
@@ -71,25 +81,29 @@ describe('Processes killed and stopped for real', () => {
     worker = await startWorker({ env: FAST });
     const ids: string[] = [];
     for (let round = 0; round < 3; round += 1) {
-      const port = String(40000 + Math.floor(Math.random() * 10000));
+      const port = await freePort();
       const child = await spawnApp('api', { PORT: port }).ready(API_READY);
-      const client = new SignedClient(`http://127.0.0.1:${port}`);
+      const client = testHttp(`http://127.0.0.1:${port}`);
       const created = await Promise.all(Array.from({ length: 5 }, () => client.post('/actions', httpAction('/api-killed'))));
       child.kill('SIGKILL');
       ids.push(...created.map((r) => r.body.id));
     }
-    await waitUntil('all 15 to complete', async () => {
-      const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
-      return row.n === ids.length;
-    }, 20_000);
+    await waitUntil(
+      'all 15 to complete',
+      async () => {
+        const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
+        return row.n === ids.length;
+      },
+      20_000,
+    );
     const calls = receiver.callsByIdempotencyKey();
     expect(ids.map((id) => calls.get(`${id}:1`))).toEqual(ids.map(() => 1));
-  });
+  }, 90_000); // three API processes boot from the TypeScript sources, one after another
 
   it('SIGTERM to the API answers the request in flight, then exits 0', async () => {
-    const port = String(40000 + Math.floor(Math.random() * 10000));
+    const port = await freePort();
     const child = await spawnApp('api', { PORT: port }).ready(API_READY);
-    const client = new SignedClient(`http://127.0.0.1:${port}`);
+    const client = testHttp(`http://127.0.0.1:${port}`);
     const items = Array.from({ length: 1000 }, () => ({ ...httpAction('/never'), executionTime: Date.now() + 86_400_000 }));
     const inFlight = client.post('/actions/batch', { items });
     await new Promise((resolve) => setTimeout(resolve, 30));

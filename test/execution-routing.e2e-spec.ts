@@ -51,10 +51,14 @@ describe('Queues per action type: custom types, rate limits, served types', () =
     const due = Date.now();
     const items = Array.from({ length: 20 }, () => ({ action: 'HTTP_REQUEST', executionTime: due, data: { url: receiver.url('/limited') } }));
     const ids = (await api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
-    await waitUntil('all 20 to complete', async () => {
-      const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
-      return row.n === 20;
-    }, 15_000);
+    await waitUntil(
+      'all 20 to complete',
+      async () => {
+        const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
+        return row.n === 20;
+      },
+      15_000,
+    );
     const calls = receiver.callsTo('/limited').map((c) => c.at);
     expect(calls).toHaveLength(20);
     // Four windows of five: the last five cannot start before three full windows after the due time.

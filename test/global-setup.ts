@@ -1,9 +1,12 @@
+// Global setup runs outside jest's module mapper: resolve the @app/* paths from tsconfig.json.
+import 'tsconfig-paths/register';
+// Sets the test settings (own database and Redis db) before anything below reads them.
+import './test-env';
 import { Client } from 'pg';
 import { migrate } from '../libs/database/src/migrate';
 
 /** Creates and migrates the test database once per run; specs empty the tables they use. */
 export default async function globalSetup(): Promise<void> {
-  require('./test-env');
   const url = process.env.DATABASE_URL!;
   await migrate(url);
   const client = new Client({ connectionString: url });

@@ -21,7 +21,13 @@ describe('SEND_NOTIFICATION by EMAIL over real SMTP, end to end', () => {
   });
 
   it('delivers the rendered email and records it in the history', async () => {
-    const data = { email: 'joojo@example.com', subject: 'Your payment is late', name: 'Joojo', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', notificationType: 'EMAIL' };
+    const data = {
+      email: 'joojo@example.com',
+      subject: 'Your payment is late',
+      name: 'Joojo',
+      templateType: 'USER_LATE_PAYMENT_NOTIFICATION',
+      notificationType: 'EMAIL',
+    };
     const action = (await api.client.post('/actions', notificationExample(0, { data, repeat: false }))).body;
     const mail = await waitUntil('the email to arrive', () => smtp.messages.find((m) => m.to.includes('joojo@example.com')));
     expect(mail.from).toBe('billing@punctual.test');

@@ -5,7 +5,8 @@ import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
 
-const FAST = { PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '1000', CLAIM_LEASE_MS: '1500' };
+// A short shutdown wait: a worker whose Redis was cut may hold a job that ends only with the wait.
+const FAST = { PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '1000', CLAIM_LEASE_MS: '1500', SHUTDOWN_TIMEOUT_MS: '3000' };
 
 describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
   const receiver = new HttpReceiver();
@@ -30,7 +31,7 @@ describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
   });
 
   const count = async () => (await db.query('SELECT count(*)::int AS n FROM actions')).rows[0].n;
-  const health = async () => (await fetch(`${api.client.baseUrl}/health`)).json() as Promise<any>;
+  const health = async () => (await fetch(`${api.client.baseUrl}/health`)).json();
   const completedOnce = async (ids: string[]) => {
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
     return rows[0].n === ids.length;
@@ -58,11 +59,14 @@ describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
   });
 
   it('Redis unreachable: the API still accepts actions into Postgres, /health says so, and they run once Redis is back', async () => {
-    api = await startCleanApiApp(undefined, { REDIS_URL: redisProxy.proxied(process.env.REDIS_URL!), ...FAST });
+    // Only the queues' Redis is cut here: message patterns stay off (they have their own outage behaviour, in rpc-actions).
+    api = await startCleanApiApp(undefined, { REDIS_URL: redisProxy.proxied(process.env.REDIS_URL!), RPC_TRANSPORT_URL: 'off', ...FAST });
     worker = await startWorker({ env: FAST });
     redisProxy.cut();
     const created = await Promise.all(
-      Array.from({ length: 5 }, () => api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/redis-cut') } })),
+      Array.from({ length: 5 }, () =>
+        api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/redis-cut') } }),
+      ),
     );
     expect(created.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
     expect((await health()).details.redis.status).toBe('down');
@@ -76,7 +80,11 @@ describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
   it('Postgres cut for a few seconds while actions are due: the worker resumes and each runs exactly once', async () => {
     api = await startCleanApiApp(undefined, FAST);
     worker = await startWorker({ env: { ...FAST, DATABASE_URL: postgresProxy.proxied(process.env.DATABASE_URL!) } });
-    const items = Array.from({ length: 20 }, (_, i) => ({ action: 'HTTP_REQUEST', executionTime: Date.now() + 300 + i * 100, data: { url: receiver.url('/pg-cut') } }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      action: 'HTTP_REQUEST',
+      executionTime: Date.now() + 300 + i * 100,
+      data: { url: receiver.url('/pg-cut') },
+    }));
     const ids: string[] = (await api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
     postgresProxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -89,7 +97,11 @@ describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
   it('Redis cut for a few seconds while actions are due: the worker reconnects and each runs exactly once', async () => {
     api = await startCleanApiApp(undefined, FAST);
     worker = await startWorker({ env: { ...FAST, REDIS_URL: redisProxy.proxied(process.env.REDIS_URL!) } });
-    const items = Array.from({ length: 20 }, (_, i) => ({ action: 'HTTP_REQUEST', executionTime: Date.now() + 300 + i * 100, data: { url: receiver.url('/redis-cut-worker') } }));
+    const items = Array.from({ length: 20 }, (_, i) => ({
+      action: 'HTTP_REQUEST',
+      executionTime: Date.now() + 300 + i * 100,
+      data: { url: receiver.url('/redis-cut-worker') },
+    }));
     const ids: string[] = (await api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
     redisProxy.cut();
     await new Promise((resolve) => setTimeout(resolve, 3000));

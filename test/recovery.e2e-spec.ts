@@ -55,7 +55,8 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
   });
 
   it('after Redis loses everything, pending actions still run once: due ones promptly, future ones on time', async () => {
-    const due = (await api.client.post('/actions/batch', { items: Array.from({ length: 50 }, () => httpAction(Date.now() + 200, '/flushed-due')) })).body.items;
+    const due = (await api.client.post('/actions/batch', { items: Array.from({ length: 50 }, () => httpAction(Date.now() + 200, '/flushed-due')) })).body
+      .items;
     const later = Date.now() + 2500;
     const future = (await api.client.post('/actions/batch', { items: Array.from({ length: 50 }, () => httpAction(later, '/flushed-future')) })).body.items;
     await redis.flushdb();
@@ -88,7 +89,8 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
   it('actions beyond the horizon are promoted as they enter it, then run on time', async () => {
     await emptyTables(api.db);
     await emptyQueues(api.app);
-    const farFuture = (await api.client.post('/actions/batch', { items: Array.from({ length: 200 }, () => httpAction(Date.now() + 86_400_000, '/far')) })).body.items;
+    const farFuture = (await api.client.post('/actions/batch', { items: Array.from({ length: 200 }, () => httpAction(Date.now() + 86_400_000, '/far')) }))
+      .body.items;
     expect(await queuedJobs(api.app)).toBe(0);
     worker = await startWorker({ env: FAST });
     await waitUntil('a promoter tick', async () => (await api.db.query(`SELECT promoted_until > now() AS ticked FROM scheduler_state`))[0].ticked);

@@ -36,4 +36,17 @@ describe('Retention purge', () => {
     expect(await api.db.query(`SELECT 1 FROM action_history WHERE action_id = ANY($1)`, [old])).toHaveLength(0);
     expect(await api.db.query(`SELECT 1 FROM idempotency_keys`)).toHaveLength(0);
   });
+
+  it('deletes replay-protection nonces past their expiry and keeps the live ones', async () => {
+    await api.db.query(`TRUNCATE accepted_nonces`);
+    for (let i = 0; i < 5; i += 1) expect((await api.client.get('/actions?limit=1')).status).toBe(200);
+    const recorded: string[] = (await api.db.query(`SELECT nonce FROM accepted_nonces ORDER BY nonce`)).map((r: { nonce: string }) => r.nonce);
+    expect(recorded).toHaveLength(5);
+    const [expired, live] = [recorded.slice(0, 3), recorded.slice(3)];
+    await api.db.query(`UPDATE accepted_nonces SET expires_at = now() - interval '1 second' WHERE nonce = ANY($1)`, [expired]);
+
+    await worker.get(RetentionLoop).purge();
+    const left = (await api.db.query(`SELECT nonce FROM accepted_nonces ORDER BY nonce`)).map((r: { nonce: string }) => r.nonce);
+    expect(left).toEqual(live);
+  });
 });

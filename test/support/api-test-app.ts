@@ -1,26 +1,29 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
+import { PunctualClient } from '@app/client';
+import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { TEST_KEY, TestHttp, testHttp } from '@app/testing';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApiApp } from '../../apps/api/src/http/configure-api-app';
-import { SignedClient } from '@app/testing';
+import { connectRpc } from '../../apps/api/src/rpc/connect-rpc';
 import { emptyTables } from './fixtures';
 import { emptyQueues } from './queue-state';
 import { withEnv } from './with-env';
 
 export interface ApiTestApp {
   app: INestApplication;
-  client: SignedClient;
+  /** Raw signed HTTP with the test key: status, headers and body as they came. */
+  client: TestHttp;
   db: DataSource;
+  /** A typed client over RPC on the API's transport (`RPC_TRANSPORT_URL`), signing with the test key; closed with the app. */
+  rpc(): PunctualClient;
   close(): Promise<void>;
 }
 
-/** Starts the real API module in this process on a free port, configured exactly as main.ts does. */
-export function startApiApp(
-  actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES,
-  env?: Record<string, string>,
-): Promise<ApiTestApp> {
+/** Starts the real API module in this process on a free port, configured exactly as main.ts does, message patterns included. */
+export function startApiApp(actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES, env?: Record<string, string>): Promise<ApiTestApp> {
   return withEnv(env, () => boot(actionTypes));
 }
 
@@ -28,13 +31,24 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
   const moduleRef = await Test.createTestingModule({ imports: [ApiModule.forRoot(actionTypes)] }).compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error', 'warn'] });
   configureApiApp(app);
+  await connectRpc(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
+  const transport = app.get(PunctualConfig).rpc.transport;
+  let rpc: PunctualClient | undefined;
   return {
     app,
-    client: new SignedClient(`http://127.0.0.1:${address.port}`),
+    client: testHttp(`http://127.0.0.1:${address.port}`),
     db: app.get(DataSource),
-    close: () => app.close(),
+    rpc: () => {
+      if (!transport) throw new Error('This API runs with RPC_TRANSPORT_URL=off');
+      rpc ??= PunctualClient.overRpc({ transport, ...TEST_KEY, timeoutMs: 5_000 });
+      return rpc;
+    },
+    close: async () => {
+      await rpc?.close();
+      await app.close();
+    },
   };
 }
 

@@ -10,11 +10,26 @@ export class AppProcess {
   private output = '';
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 
-  constructor(app: 'api' | 'worker', env: Record<string, string> = {}) {
+  /**
+   * `env` adds to this process's environment; an `undefined` value leaves that variable out.
+   * `entry` is a TypeScript entry file of its own instead of the app's main.ts.
+   */
+  constructor(app: 'api' | 'worker', env: Record<string, string | undefined> = {}, options: { cwd?: string; entry?: string } = {}) {
     this.child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(ROOT, 'apps', app, 'src', 'main.ts')],
-      { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'log', ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+      [
+        '-r',
+        require.resolve('ts-node/register/transpile-only'),
+        '-r',
+        require.resolve('tsconfig-paths/register'),
+        options.entry ?? join(ROOT, 'apps', app, 'src', 'main.ts'),
+      ],
+      {
+        cwd: options.cwd ?? ROOT,
+        // Preloads are resolved here and ts-node and tsconfig-paths told where tsconfig.json is, so any working directory will do.
+        env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), LOG_LEVEL: 'log', ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
     );
     this.child.stdout!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => (this.output += chunk.toString()));
@@ -25,15 +40,27 @@ export class AppProcess {
   async ready(line: RegExp, timeoutMs = 30_000): Promise<this> {
     let dead = false;
     void this.exited.then(() => (dead = true));
-    await waitUntil(`process output ${line}`, () => {
-      if (dead) throw new Error(`process exited before ready:\n${this.output}`);
-      return line.test(this.output);
-    }, timeoutMs, 50);
+    await waitUntil(
+      `process output ${line}`,
+      () => {
+        if (dead) throw new Error(`process exited before ready:\n${this.output}`);
+        return line.test(this.output);
+      },
+      timeoutMs,
+      50,
+    );
     return this;
   }
 
   logs(): string {
     return this.output;
+  }
+
+  /** A worker process's metrics and health server, at the port it logged (WORKER_HTTP_PORT=0 takes any). */
+  workerHttpUrl(): string {
+    const port = /Metrics and health on port (\d+)/.exec(this.output)?.[1];
+    if (!port) throw new Error(`no worker HTTP port logged yet:\n${this.output}`);
+    return `http://127.0.0.1:${port}`;
   }
 
   kill(signal: NodeJS.Signals): void {

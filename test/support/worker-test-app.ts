@@ -1,6 +1,7 @@
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ActionTypeDefinition } from '@app/fulfillment';
+import { WorkerHttpServer } from '../../apps/worker/src/http/worker-http.server';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { withEnv } from './with-env';
 
@@ -9,16 +10,28 @@ export interface WorkerTestOptions {
   fulfillmentModules?: readonly Type[];
   /** Environment for this worker only, e.g. WORKER_ACTIONS. */
   env?: Record<string, string>;
+  /**
+   * Providers replaced in this worker: the `HostResolver` seam so that a name resolves where a spec
+   * wants, or the `Clock` for a worker whose clock runs ahead.
+   */
+  overrides?: readonly { provide: Type | string | symbol; useValue: unknown }[];
 }
 
 /** Boots the real worker module in this process; close it to stop consuming. */
 export function startWorker(options: WorkerTestOptions = {}): Promise<INestApplicationContext> {
   return withEnv(options.env, async () => {
-    const moduleRef = await Test.createTestingModule({
+    const builder = Test.createTestingModule({
       imports: [WorkerModule.forRoot({ actionTypes: options.actionTypes, fulfillmentModules: options.fulfillmentModules })],
-    }).compile();
+    });
+    for (const { provide, useValue } of options.overrides ?? []) builder.overrideProvider(provide).useValue(useValue);
+    const moduleRef = await builder.compile();
     moduleRef.useLogger(['error', 'warn']);
     await moduleRef.init();
     return moduleRef;
   });
+}
+
+/** Base URL of a started worker's metrics and health server (it took a free port). */
+export function workerHttpUrl(worker: INestApplicationContext): string {
+  return `http://127.0.0.1:${worker.get(WorkerHttpServer).port()}`;
 }

@@ -1,0 +1,61 @@
+import { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { TEST_KEY, waitUntil } from '@app/testing';
+import { AccountsStore } from '../examples/billing-app/src/accounts.store';
+import { startBillingApp } from '../examples/billing-app/src/start-billing-app';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { NATS_URL } from './support/nats';
+import { startWorker } from './support/worker-test-app';
+
+describe.each([
+  ['Redis', process.env.REDIS_URL!, 'default'],
+  ['NATS', NATS_URL, 'billing'],
+])('The example billing app, against the real API and worker over %s', (_name, url, transportName) => {
+  const env = { RPC_TRANSPORT_URL: url, MESSAGE_TRANSPORTS: `billing=${NATS_URL}` };
+  let api: ApiTestApp;
+  let worker: INestApplicationContext;
+  let billing: INestApplication;
+  let billingUrl: string;
+
+  beforeAll(async () => {
+    api = await startCleanApiApp(undefined, env);
+    worker = await startWorker({ env });
+    billing = await startBillingApp({ port: 0, punctualUrl: url, listenUrl: url, transportName, ...TEST_KEY }, ['error']);
+    billingUrl = `http://127.0.0.1:${(billing.getHttpServer().address() as { port: number }).port}`;
+  });
+  afterAll(async () => {
+    await billing?.close();
+    await worker?.close();
+    await api?.close();
+  });
+
+  const post = async (path: string, body: unknown) =>
+    (await fetch(billingUrl + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+
+  it('schedules the downgrade over RPC, and receives it once, on time, with the idempotency key', async () => {
+    const accountId = `acc-${randomUUID().slice(0, 8)}`;
+    const endsAt = Date.now() + 1500;
+    const started = await post('/trials', { accountId, endsAt });
+    expect(started).toEqual({ accountId, actionId: expect.any(String), endsAt: new Date(endsAt).toISOString() });
+    // Starting the same trial again finds the action scheduled the first time.
+    expect((await post('/trials', { accountId, endsAt })).actionId).toBe(started.actionId);
+    expect((await api.client.get(`/actions/${started.actionId}`)).body).toMatchObject({
+      action: 'MESSAGE',
+      status: 'PENDING',
+      metadata: { app: 'billing' },
+    });
+
+    const accounts = billing.get(AccountsStore);
+    const [downgrade] = await waitUntil('the downgrade message', () => (accounts.downgrades.length > 0 ? accounts.downgrades : null), 10_000);
+    expect(downgrade).toMatchObject({ accountId, idempotencyKey: `${started.actionId}:1`, scheduledFor: new Date(endsAt).toISOString() });
+    expect(downgrade.at.getTime()).toBeGreaterThanOrEqual(endsAt);
+    // Never early; late by no more than a loaded machine adds.
+    expect(downgrade.at.getTime() - endsAt).toBeLessThan(3000);
+    expect(await (await fetch(`${billingUrl}/accounts/${accountId}`)).json()).toEqual({ accountId, plan: 'free' });
+
+    await waitUntil('the action to complete', async () => (await api.client.get(`/actions/${started.actionId}`)).body.status === 'COMPLETED');
+    const history = (await api.client.get(`/actions/${started.actionId}/history`)).body;
+    expect(history.at(-1).note).toContain(`"result":"downgraded"`);
+    expect(accounts.downgrades).toHaveLength(1);
+  });
+});

@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as ts from 'typescript';
+import { ApiTestApp, startApiApp } from './support/api-test-app';
+
+const SIGNATURE = { 'X-Punctual-Key': [], 'X-Punctual-Timestamp': [], 'X-Punctual-Nonce': [], 'X-Punctual-Signature': [] };
+
+/** A client's code against the generated types: it must compile, and the line marked must not. */
+const USAGE = `
+import type { components, operations } from './punctual-api';
+
+type CreateBody = components['schemas']['CreateActionDto'];
+export const call: CreateBody = { action: 'HTTP_REQUEST', executionTime: '2030-01-15T08:35:17.120Z', data: { url: 'https://example.com/hook', body: { a: 1 } } };
+export const message: CreateBody = { action: 'MESSAGE', executionTime: 1894000000000, data: { pattern: 'billing.trial.downgrade', payload: { accountId: 'a1' } } };
+// @ts-expect-error data must fit the type that action names
+export const mismatched: CreateBody = { action: 'MESSAGE', executionTime: 0, data: { url: 'https://example.com/hook' } };
+
+type Created = operations['createAction']['responses'][201]['content']['application/json'];
+export const status: Created['status'] = 'PENDING';
+type Refused = operations['createAction']['responses'][400]['content']['application/json'];
+export const refusal: Refused = { statusCode: 400, error: 'Bad Request', message: ['data.url: url must be an http or https URL'] };
+type Headers = NonNullable<operations['createAction']['parameters']['header']>;
+export const withoutKey: Headers = {};
+export const page: operations['listActions']['responses'][200]['content']['application/json']['nextCursor'] = null;
+`;
+
+describe('The OpenAPI document', () => {
+  let api: ApiTestApp;
+  let document: any;
+  let dir: string;
+
+  beforeAll(async () => {
+    api = await startApiApp();
+    document = await (await fetch(`${api.client.baseUrl}/docs-json`)).json();
+    dir = mkdtempSync(join(tmpdir(), 'punctual-openapi-'));
+  });
+  afterAll(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await api.close();
+  });
+
+  it('is a valid OpenAPI document', () => {
+    // swagger-parser is an ES module, which the test runner cannot load in process; Node runs it.
+    writeFileSync(join(dir, 'document.json'), JSON.stringify(document));
+    const validate = `import SwaggerParser from '@apidevtools/swagger-parser'; await SwaggerParser.validate(process.argv[1]); process.stdout.write('valid');`;
+    expect(execFileSync(process.execPath, ['--input-type=module', '-e', validate, join(dir, 'document.json')], { encoding: 'utf8' })).toBe('valid');
+  });
+
+  it('asks for the four signature headers together, and lists Idempotency-Key once, optional', () => {
+    const create = document.paths['/actions'].post;
+    expect(create.security).toEqual([SIGNATURE]);
+    expect(document.paths['/actions/{id}'].get.security).toEqual([SIGNATURE]);
+    const keys = create.parameters.filter((p: { name: string }) => p.name.toLowerCase() === 'idempotency-key');
+    expect(keys).toEqual([expect.objectContaining({ in: 'header', required: false })]);
+  });
+
+  it('names operations as a generator would, and gives every error answer the error body', () => {
+    const ids = Object.values(document.paths).flatMap((path: any) => Object.values(path).map((op: any) => op.operationId));
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        'createAction',
+        'createActionBatch',
+        'listActions',
+        'getAction',
+        'getActionHistory',
+        'updateAction',
+        'deleteAction',
+        'retryAction',
+        'getActionStats',
+      ]),
+    );
+    expect(ids.filter((id: string) => id.includes('_'))).toEqual([]);
+    expect(document.paths['/actions/{id}'].patch.responses['409'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponse',
+    });
+    expect(document.components.schemas.ErrorResponse.required).toEqual(['statusCode', 'error', 'message']);
+  });
+
+  it('chooses the data schema by action, from the schemas the API validates with, with examples in the future', () => {
+    const create = document.components.schemas.CreateActionDto;
+    expect(create.discriminator.propertyName).toBe('action');
+    expect(Object.keys(create.discriminator.mapping).sort()).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION']);
+    expect(document.components.schemas.MessageData.required).toEqual(['pattern']);
+    const examples = JSON.stringify(document).match(/"example":"\d{4}-\d\d-\d\dT[^"]+"/g) ?? [];
+    for (const example of examples) expect(Date.parse(example.slice(11, -1))).toBeGreaterThan(Date.now());
+  });
+
+  // Request fields with a default are optional; openapi-typescript makes them required unless told otherwise.
+  it('generates types with openapi-typescript that a short client compiles against', () => {
+    writeFileSync(join(dir, 'punctual-api.json'), JSON.stringify(document));
+    execFileSync(
+      process.execPath,
+      [
+        join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+        join(dir, 'punctual-api.json'),
+        '--default-non-nullable',
+        'false',
+        '-o',
+        join(dir, 'punctual-api.ts'),
+      ],
+      { stdio: 'pipe' },
+    );
+    writeFileSync(join(dir, 'usage.ts'), USAGE);
+    const program = ts.createProgram([join(dir, 'usage.ts')], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      skipLibCheck: true,
+    });
+    const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(problems).toEqual([]);
+  });
+});

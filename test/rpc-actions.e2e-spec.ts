@@ -1,0 +1,175 @@
+import { randomUUID } from 'node:crypto';
+import { CreateActionInput, PunctualClient, PunctualError, RPC_PATTERNS, SignedRpc } from '@app/client';
+import { TEST_KEY } from '@app/testing';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { httpRequestExample, notificationExample as untypedNotification, storedCounts } from './support/fixtures';
+import { NATS_URL } from './support/nats';
+
+const notificationExample = (...args: Parameters<typeof untypedNotification>) => untypedNotification(...args) as CreateActionInput;
+
+/** The error a promise fails with; fails the test when it resolves. */
+async function refusal(promise: Promise<unknown>): Promise<PunctualError> {
+  const outcome = await promise.then(
+    (value) => new Error(`expected a refusal, got ${JSON.stringify(value)}`),
+    (error: unknown) => error,
+  );
+  if (outcome instanceof PunctualError) return outcome;
+  throw outcome;
+}
+
+describe.each([
+  ['Redis', process.env.REDIS_URL!],
+  ['NATS', NATS_URL],
+])('Every /actions route as a message pattern over %s (contract §7)', (_name, transportUrl) => {
+  let api: ApiTestApp;
+  let rpc: PunctualClient;
+  let raw: SignedRpc;
+  let http: PunctualClient;
+
+  beforeAll(async () => {
+    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: transportUrl });
+    rpc = api.rpc();
+    raw = new SignedRpc({ transport: transportUrl, ...TEST_KEY, timeoutMs: 5_000 });
+    http = PunctualClient.overHttp({ baseUrl: api.client.baseUrl, ...TEST_KEY });
+  });
+  afterAll(async () => {
+    await raw?.close();
+    await api?.close();
+  });
+
+  it('create, get, list, update, history, occurrences, preview, stats, delete: each reply is what the HTTP twin answers', async () => {
+    const created = await rpc.create(notificationExample());
+    expect(await http.get(created.id)).toEqual(created);
+    expect(await rpc.get(created.id)).toEqual(await http.get(created.id));
+
+    const list = { action: 'SEND_NOTIFICATION', limit: 5 };
+    expect(await rpc.list(list)).toEqual(await http.list(list));
+    expect((await rpc.list(list)).items.map((a) => a.id)).toContain(created.id);
+    expect(await rpc.stats()).toEqual(await http.stats());
+
+    const updated = await rpc.update(created.id, { metadata: { plan: 'pro' }, executionRemainder: 2 });
+    expect(updated).toMatchObject({ id: created.id, metadata: { plan: 'pro' }, executionRemainder: 2 });
+    expect(await http.get(created.id)).toEqual(updated);
+
+    expect(await rpc.history(created.id)).toEqual(await http.history(created.id));
+    expect(await rpc.occurrences(created.id, 3)).toEqual(await http.occurrences(created.id, 3));
+    expect((await rpc.occurrences(created.id)).occurrences).toHaveLength(2);
+    const body = notificationExample(3_600_000, { executionRemainder: 3 });
+    expect(await rpc.preview(body, 2)).toEqual(await http.preview(body, 2));
+
+    await expect(rpc.delete(created.id)).resolves.toBeUndefined();
+    expect((await refusal(http.get(created.id))).statusCode).toBe(404);
+  });
+
+  it('createBatch stores every item in order, and retry puts a FAILED action back to PENDING', async () => {
+    const { items } = await rpc.createBatch([httpRequestExample(), httpRequestExample(7_200_000)]);
+    expect(items).toHaveLength(2);
+    expect(await http.get(items[1].id)).toEqual(items[1]);
+
+    await api.db.query(`UPDATE actions SET status = 'FAILED' WHERE id = $1`, [items[0].id]);
+    const retried = await rpc.retry(items[0].id);
+    expect(retried).toMatchObject({ id: items[0].id, status: 'PENDING', retryCount: 0 });
+    expect(await http.get(items[0].id)).toEqual(retried);
+    const again = await refusal(rpc.retry(items[0].id));
+    expect(again.body).toEqual({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/PENDING/) });
+  });
+
+  it('a create repeated with its Idempotency-Key answers the first action; another body with it is 422', async () => {
+    const key = `rpc-${randomUUID()}`;
+    const body = httpRequestExample();
+    const first = await rpc.create(body, { idempotencyKey: key });
+    expect(await rpc.create(body, { idempotencyKey: key })).toEqual(first);
+    const before = await storedCounts(api.db);
+    expect((await refusal(rpc.create({ ...body, metadata: { other: true } }, { idempotencyKey: key }))).statusCode).toBe(422);
+    expect(await storedCounts(api.db)).toEqual(before);
+  });
+
+  it.each([
+    ['an unknown field', { ...httpRequestExample(), colour: 'red' }],
+    ['an unknown type', { ...httpRequestExample(), action: 'NOPE' }],
+    ['data that does not fit the type', { ...httpRequestExample(), data: { url: 'ftp://x' } }],
+    ['a time out of range', { ...httpRequestExample(), executionTime: '10000-01-01T00:00:00Z' }],
+    ['U+0000 in metadata', { ...httpRequestExample(), metadata: { note: 'a\u0000b' } }],
+  ])('%s → 400 with the body HTTP answers, and nothing stored', async (_case, body) => {
+    const before = await storedCounts(api.db);
+    const overHttp = await api.client.post('/actions', body);
+    const overRpc = await refusal(rpc.create(body));
+    expect(overHttp.status).toBe(400);
+    expect(overRpc.body).toEqual(overHttp.body);
+    expect(await storedCounts(api.db)).toEqual(before);
+  });
+
+  it('refuses what HTTP refuses before validation: malformed JSON, JSON nested too deep, a body over 64 KiB (413)', async () => {
+    const before = await storedCounts(api.db);
+    expect((await refusal(raw.send(RPC_PATTERNS.create, null, { rawBody: '{"action":' }))).body).toMatchObject({
+      statusCode: 400,
+      message: expect.stringMatching(/^Malformed JSON body/),
+    });
+    const deep = { ...httpRequestExample(), metadata: JSON.parse('{"a":'.repeat(40) + '1' + '}'.repeat(40)) };
+    expect((await refusal(rpc.create(deep))).body).toEqual((await api.client.post('/actions', deep)).body);
+    const big = { ...httpRequestExample(), metadata: { text: 'x'.repeat(70 * 1024) } };
+    const tooLarge = await refusal(rpc.create(big));
+    expect(tooLarge.body).toEqual((await api.client.post('/actions', big)).body);
+    expect(tooLarge.statusCode).toBe(413);
+    // Over NATS the client says so itself: the server's max_payload (1 MB by default) keeps the message from being sent.
+    const batch = { items: Array.from({ length: 200 }, () => ({ ...httpRequestExample(), metadata: { text: 'x'.repeat(6000) } })) };
+    expect((await refusal(raw.send(RPC_PATTERNS.createBatch, batch))).statusCode).toBe(413);
+    expect(await storedCounts(api.db)).toEqual(before);
+  });
+
+  it('ids, envelopes and missing actions are answered as over HTTP: 400, 400, 404', async () => {
+    expect((await refusal(rpc.get('not-a-uuid'))).body).toEqual((await api.client.get('/actions/not-a-uuid')).body);
+    expect((await refusal(raw.send(RPC_PATTERNS.get, { id: randomUUID(), extra: 1 }))).body).toMatchObject({
+      statusCode: 400,
+      message: ['property extra should not exist'],
+    });
+    const missing = randomUUID();
+    expect((await refusal(rpc.get(missing))).body).toEqual((await api.client.get(`/actions/${missing}`)).body);
+    expect((await refusal(rpc.update(missing, { colour: 'red' } as never))).body).toEqual(
+      (await api.client.patch(`/actions/${missing}`, { colour: 'red' })).body,
+    );
+  });
+
+  describe('signatures (byte for byte over the body text, METHOD RPC, PATH the pattern)', () => {
+    const body = () => JSON.stringify(httpRequestExample());
+
+    async function expectUnauthorized(message: unknown, pattern: string = RPC_PATTERNS.create): Promise<string> {
+      const before = await storedCounts(api.db);
+      const refused = await refusal(raw.sendMessage(pattern, message));
+      expect(refused.statusCode).toBe(401);
+      expect(await storedCounts(api.db)).toEqual(before);
+      return refused.problems.join('\n');
+    }
+
+    it('an unsigned message, or one that is not { headers, body } → 401', async () => {
+      expect(await expectUnauthorized(raw.message(RPC_PATTERNS.create, null, { rawBody: body(), unsigned: true }))).toMatch(
+        /Missing header X-Punctual-Key/,
+      );
+      expect(await expectUnauthorized(JSON.parse(body()))).toMatch(/\{ headers, body \}/);
+    });
+
+    it('a wrong secret, a body re-serialised differently, or a signature for another pattern → 401', async () => {
+      expect(await expectUnauthorized(raw.message(RPC_PATTERNS.create, null, { rawBody: body(), secret: 'wrong-secret-0123456789' }))).toMatch(
+        /Signature does not match/,
+      );
+      const signed = raw.message(RPC_PATTERNS.create, null, { rawBody: body() });
+      expect(await expectUnauthorized({ ...signed, body: JSON.stringify(JSON.parse(signed.body), null, 1) })).toMatch(/Signature does not match/);
+      expect(await expectUnauthorized(raw.message(RPC_PATTERNS.createBatch, null, { rawBody: body() }))).toMatch(/Signature does not match/);
+    });
+
+    it('a replayed message → 401, and only the first is stored', async () => {
+      const message = raw.message(RPC_PATTERNS.create, null, { rawBody: body() });
+      const first = await raw.sendMessage<{ id: string }>(RPC_PATTERNS.create, message);
+      expect(await expectUnauthorized(message)).toMatch(/Nonce already used/);
+      expect((await http.get(first.id)).id).toBe(first.id);
+    });
+
+    it('a body that is not text → 400', async () => {
+      const message = { ...raw.message(RPC_PATTERNS.create, null, { rawBody: body() }), body: JSON.parse(body()) };
+      expect((await refusal(raw.sendMessage(RPC_PATTERNS.create, message))).body).toMatchObject({
+        statusCode: 400,
+        message: expect.stringMatching(/JSON text/),
+      });
+    });
+  });
+});
