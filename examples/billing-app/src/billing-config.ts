@@ -1,0 +1,26 @@
+/** The billing app's own settings; a sibling app brings its own configuration, this is the example's. */
+export interface BillingConfig {
+  /** HTTP port of the billing app. */
+  port: number;
+  /** Where Punctual serves its message patterns (its `RPC_TRANSPORT_URL`). */
+  punctualUrl: string;
+  /** Where this app listens for messages; Punctual must list it in `MESSAGE_TRANSPORTS` under `transportName`. */
+  listenUrl: string;
+  /** The name of `listenUrl` in Punctual's `MESSAGE_TRANSPORTS`. */
+  transportName: string;
+  keyId: string;
+  secret: string;
+}
+
+export function billingConfig(env: NodeJS.ProcessEnv = process.env): BillingConfig {
+  const punctualUrl = env.PUNCTUAL_RPC_URL ?? 'redis://127.0.0.1:6379';
+  const [keyId, secret] = (env.PUNCTUAL_API_KEY ?? 'dev:dev-secret-change-me').split(/:(.*)/s);
+  return {
+    port: Number(env.BILLING_PORT ?? 4100),
+    punctualUrl,
+    listenUrl: env.BILLING_LISTEN_URL ?? punctualUrl,
+    transportName: env.BILLING_TRANSPORT ?? 'default',
+    keyId,
+    secret,
+  };
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { ActionResponse, PunctualClient } from '@app/client';
+import { AccountsStore } from './accounts.store';
+import { BillingConfig } from './billing-config';
+import { DOWNGRADE_PATTERN } from './downgrade.handler';
+
+export const BILLING_CONFIG = Symbol('BILLING_CONFIG');
+
+/** Starts trials and asks Punctual, over RPC, to send the downgrade message when one ends. */
+@Injectable()
+export class TrialsService implements OnApplicationShutdown {
+  private readonly punctual: PunctualClient;
+
+  constructor(
+    @Inject(BILLING_CONFIG) private readonly config: BillingConfig,
+    private readonly accounts: AccountsStore,
+  ) {
+    this.punctual = PunctualClient.overRpc({ transport: config.punctualUrl, keyId: config.keyId, secret: config.secret });
+  }
+
+  /** Safe to call again: the idempotency key makes a retried call return the action scheduled the first time. */
+  async startTrial(accountId: string, endsAt: Date): Promise<ActionResponse> {
+    this.accounts.startTrial(accountId);
+    return this.punctual.create(
+      {
+        action: 'MESSAGE',
+        executionTime: endsAt,
+        data: { pattern: DOWNGRADE_PATTERN, transport: this.config.transportName, payload: { accountId } },
+        metadata: { app: 'billing' },
+      },
+      { idempotencyKey: `trial-end:${accountId}` },
+    );
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.punctual.close();
+  }
+}
