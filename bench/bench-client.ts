@@ -32,7 +32,7 @@ export class BenchClient {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T }));
       });
       outgoing.on('error', reject);
       outgoing.end(raw);

@@ -9,4 +9,8 @@ export const BENCH_ENV = {
   // Jobs in flight per worker process, the same for every system (pg-boss: its fetch batch size).
   WORKER_CONCURRENCY: '500',
   PROMOTE_INTERVAL_MS: '1000',
+  // The ingest workload stores far-future HTTP_REQUESTs to a local port that is never called.
+  OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
+  // Several workers run on this one machine: each takes a free port for its metrics and health.
+  WORKER_HTTP_PORT: '0',
 };

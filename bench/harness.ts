@@ -14,7 +14,7 @@ import { track } from './child-processes';
 
 const ROOT = join(__dirname, '..');
 
-const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
+export const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
 
 /**
  * A built API or worker process with the benchmark's no-op action type (`nest build bench`).
@@ -40,10 +40,15 @@ export class BenchProcess {
 
   /** Waits until the process answers `probe`, or fails with its output. */
   async ready(probe: () => Promise<boolean>): Promise<this> {
-    await waitUntil('benchmark process ready', async () => {
-      if (this.child.exitCode !== null) throw new Error(`benchmark process exited:\n${this.output}`);
-      return probe().catch(() => false);
-    }, 30_000, 100);
+    await waitUntil(
+      'benchmark process ready',
+      async () => {
+        if (this.child.exitCode !== null) throw new Error(`benchmark process exited:\n${this.output}`);
+        return probe().catch(() => false);
+      },
+      30_000,
+      100,
+    );
     return this;
   }
 
@@ -59,18 +64,19 @@ export class BenchProcess {
   }
 }
 
-export async function startApi(port: number): Promise<{ api: BenchProcess; client: BenchClient }> {
+/** An API process on `port`; `env` adds to the benchmark's settings (the observability workload turns metrics and logs on and off). */
+export async function startApi(port: number, env: Record<string, string> = {}): Promise<{ api: BenchProcess; client: BenchClient }> {
   const client = new BenchClient(port, BENCH_KEY);
-  const api = await new BenchProcess('api', { PORT: String(port) }).ready(async () => (await client.get('/health')).status === 200);
+  const api = await new BenchProcess('api', { ...env, PORT: String(port) }).ready(async () => (await client.get('/health')).status === 200);
   return { api, client };
 }
 
 /** Worker processes, ready once each consumes the benchmark's queue. */
-export async function startWorkers(count: number): Promise<BenchProcess[]> {
+export async function startWorkers(count: number, env: Record<string, string> = {}): Promise<BenchProcess[]> {
   const queue = new Queue(BENCH_NOOP.type, { connection: redisOptionsFromUrl(BENCH_ENV.REDIS_URL), prefix: BENCH_ENV.QUEUE_PREFIX });
   try {
     const before = await queue.getWorkersCount();
-    const workers = Array.from({ length: count }, () => new BenchProcess('worker'));
+    const workers = Array.from({ length: count }, () => new BenchProcess('worker', env));
     await Promise.all(workers.map((w) => w.ready(async () => (await queue.getWorkersCount()) >= before + count)));
     return workers;
   } finally {
@@ -116,6 +122,15 @@ function machineTicks(): { busy: number; total: number } {
   const idle = ticks[3] + ticks[4];
   const total = ticks.reduce((a, b) => a + b, 0);
   return { busy: total - idle, total };
+}
+
+/** CPU time (user + system) the processes have used so far, in ms; /proc counts in ticks of 10 ms (CLK_TCK 100). */
+export function processCpuMs(pids: readonly number[]): number {
+  return pids.reduce((total, pid) => {
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return total + (Number(fields[11]) + Number(fields[12])) * 10;
+  }, 0);
 }
 
 /** Runs `work` and reports the machine's CPU use meanwhile (all cores, all processes: Postgres and Redis too). */

@@ -6,16 +6,50 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { PunctualClient } from '@app/client';
+import { NOOP_PATTERN, startNoopSibling } from './apps/noop-sibling';
 import { BenchClient } from './bench-client';
-import { startApi, Stores } from './harness';
-import { ingest } from './workloads/ingest';
+import { BENCH_ENV } from './bench-env';
+import { BENCH_KEY, startApi, Stores } from './harness';
+import { cronFiring, occurrenceCost, OccurrenceCost } from './workloads/calendars';
+import { ingest, rpcIngest } from './workloads/ingest';
+import { boundedReads, ReadFigures } from './workloads/reads';
+import { ObservabilityFigures, observabilityCost } from './workloads/observability';
 import { firingPrecision, LagFigures, throughput } from './workloads/scheduling';
 import { createNoopActions, pgBoss, punctual, rawBullmq, System } from './workloads/systems';
 
 const quick = process.argv.includes('--quick');
 const SIZES = quick
-  ? { singles: 300, batches: 4, firing: [{ perSec: 500, count: 500 }, { perSec: 2000, count: 500 }], firingWorkers: 2, burst: 500, workers: [1, 2], backlog: [0, 2000, 5000] }
-  : { singles: 10_000, batches: 40, firing: [{ perSec: 500, count: 5000 }, { perSec: 2000, count: 20_000 }], firingWorkers: 2, burst: 20_000, workers: [1, 2, 4], backlog: [0, 100_000, 1_000_000] };
+  ? {
+      singles: 300,
+      batches: 4,
+      firing: [
+        { perSec: 500, count: 500 },
+        { perSec: 2000, count: 500 },
+      ],
+      firingWorkers: 2,
+      burst: 500,
+      workers: [1, 2],
+      backlog: [0, 2000, 5000],
+      reads: { actions: 20_000, historyEntries: 5_000, requests: 200 },
+      calendars: { calls: 2000, cronActions: 500 },
+      observability: { singles: 1000, burst: 2000, rounds: 1 },
+    }
+  : {
+      singles: 10_000,
+      batches: 40,
+      firing: [
+        { perSec: 500, count: 5000 },
+        { perSec: 2000, count: 20_000 },
+      ],
+      firingWorkers: 2,
+      burst: 20_000,
+      workers: [1, 2, 4],
+      backlog: [0, 100_000, 1_000_000],
+      reads: { actions: 1_000_000, historyEntries: 50_000, requests: 1000 },
+      calendars: { calls: 20_000, cronActions: 2000 },
+      observability: { singles: 10_000, burst: 20_000, rounds: 3 },
+    };
 const API_PORT = 3900;
 const FAST_HZ = 100;
 
@@ -54,16 +88,30 @@ async function firing(systems: System[], stores: Stores): Promise<void> {
   }
 }
 
+/** MESSAGE actions answered by a no-op sibling on Redis, beside the no-op type, one worker each. */
+async function messageThroughput(client: BenchClient, stores: Stores): Promise<void> {
+  const sibling = await startNoopSibling(BENCH_ENV.REDIS_URL);
+  try {
+    const messages = punctual(client, stores, {
+      name: 'Punctual MESSAGE',
+      actionAt: (due) => ({ action: 'MESSAGE', executionTime: due, data: { pattern: NOOP_PATTERN } }),
+    });
+    report('throughput', { system: messages.name, workers: 1, jobs: SIZES.burst, ...(await throughput(messages, 1, SIZES.burst)) });
+  } finally {
+    await sibling.close();
+  }
+}
+
 async function backlogMemory(client: BenchClient, stores: Stores): Promise<void> {
   await stores.reset();
   const farFuture = Date.now() + 30 * 86_400_000;
   let inserted = 0;
   const points: { actions: number; redisUsedMemory: number; actionsTableBytes: number }[] = [];
   for (const target of SIZES.backlog) {
-    await createNoopActions(client, Array(target - inserted).fill(farFuture));
+    await createNoopActions(client, Array<number>(target - inserted).fill(farFuture));
     inserted = target;
     const redisUsedMemory = Number(/used_memory:(\d+)/.exec(await stores.redis.info('memory'))![1]);
-    const { rows } = await stores.db.query(`SELECT pg_total_relation_size('actions')::bigint AS bytes`);
+    const { rows } = await stores.db.query<{ bytes: string }>(`SELECT pg_total_relation_size('actions')::bigint AS bytes`);
     points.push({ actions: target, redisUsedMemory, actionsTableBytes: Number(rows[0].bytes) });
   }
   report('backlogMemory', { points });
@@ -74,16 +122,33 @@ async function main(): Promise<void> {
   await stores.reset();
   const { api, client } = await startApi(API_PORT);
   const systems = [punctual(client, stores), rawBullmq, pgBoss];
+  const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
   try {
     report('ingest', await ingest(client, SIZES.singles, SIZES.batches));
+    report('rpcIngest', await rpcIngest(rpc, SIZES.singles));
     await firing(systems, stores);
     for (const system of systems) {
       for (const workers of SIZES.workers) {
-        report('throughput', { system: system.name, workers, jobs: SIZES.burst, ...(await throughput(system, workers, SIZES.burst)), settings: system.settings });
+        report('throughput', {
+          system: system.name,
+          workers,
+          jobs: SIZES.burst,
+          ...(await throughput(system, workers, SIZES.burst)),
+          settings: system.settings,
+        });
       }
     }
+    await messageThroughput(client, stores);
     await backlogMemory(client, stores);
+    report('boundedReads', await boundedReads(client, stores, SIZES.reads));
+    report('occurrenceCost', { schedules: occurrenceCost(SIZES.calendars.calls) });
+    report('cronFiring', {
+      actions: SIZES.calendars.cronActions,
+      ...(await cronFiring(client, stores, SIZES.firingWorkers, SIZES.calendars.cronActions)),
+    });
+    for (const figures of await observabilityCost(stores, API_PORT + 1, SIZES.observability)) report('observability', figures);
   } finally {
+    await rpc.close();
     client.close();
     await api.stop();
     await stores.close();
@@ -111,10 +176,29 @@ function printTable(): void {
       '≥ 0.5 × raw BullMQ, ≥ 2 × pg-boss',
     ]);
   }
-  rows.push(['1 → 2 workers', `${(tp('Punctual', 2).jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × (machine CPU ${tp('Punctual', 1).machineCpuPercent} % → ${tp('Punctual', 2).machineCpuPercent} %)`, '≥ 1.5 ×']);
+  rows.push([
+    '1 → 2 workers',
+    `${(tp('Punctual', 2).jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × (machine CPU ${tp('Punctual', 1).machineCpuPercent} % → ${tp('Punctual', 2).machineCpuPercent} %)`,
+    '≥ 1.5 ×',
+  ]);
   rows.push(['ingest through /actions/batch', `${ingestFigures.batchActionsPerSec}/s`, '≥ 10,000/s']);
   rows.push(['ingest through single POST /actions, concurrency 64', `${ingestFigures.singleActionsPerSec}/s`, '≥ 2,000/s']);
-  for (const [duePerSec, target] of [[500, '≤ 25 ms, none early (Redis hz 100)'], [2000, '≤ 100 ms, none early']] as const) {
+  const rpcFigures = find<{ rpcActionsPerSec: number }>('rpcIngest')!;
+  rows.push([
+    'ingest through single creates over RPC (Redis), concurrency 64',
+    `${rpcFigures.rpcActionsPerSec}/s → ${(rpcFigures.rpcActionsPerSec / ingestFigures.singleActionsPerSec).toFixed(2)} × HTTP`,
+    '≥ 1 × HTTP single create',
+  ]);
+  const message = tp('Punctual MESSAGE', 1);
+  rows.push([
+    'MESSAGE throughput, no-op sibling over Redis, 1 worker',
+    `${message.jobsPerSec}/s → ${(message.jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × the no-op type`,
+    '≥ 0.7 × the no-op type',
+  ]);
+  for (const [duePerSec, target] of [
+    [500, '≤ 25 ms, none early (Redis hz 100)'],
+    [2000, '≤ 100 ms, none early'],
+  ] as const) {
     for (const hz of hzValues) {
       rows.push([
         `firing lag p99 at ${duePerSec} due/s, Redis hz ${hz}`,
@@ -123,12 +207,60 @@ function printTable(): void {
       ]);
     }
   }
-  rows.push([`Redis memory, 0 → ${backlog[backlog.length - 1].actions.toLocaleString('en')} far-future actions`, `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %`, 'flat (±10 %)']);
+  rows.push([
+    `Redis memory, 0 → ${backlog[backlog.length - 1].actions.toLocaleString('en')} far-future actions`,
+    `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %`,
+    'flat (±10 %)',
+  ]);
+  const reads = find<ReadFigures>('boundedReads')!;
+  const latency = (f: { p50Ms: number; p99Ms: number }) => `p99 ${f.p99Ms} ms (p50 ${f.p50Ms} ms)`;
+  rows.push([
+    `GET /actions/stats at ${reads.actions.toLocaleString('en')} actions`,
+    `${latency(reads.stats)}; with ${reads.statsUnfolded.pendingDeltas.toLocaleString('en')} unfolded deltas ${latency(reads.statsUnfolded)}`,
+    'p99 ≤ 50 ms',
+  ]);
+  rows.push([`first history page (1,000 of ${reads.historyEntries.toLocaleString('en')} entries)`, latency(reads.historyFirstPage), 'p99 ≤ 20 ms']);
+  for (const cost of find<{ schedules: OccurrenceCost[] }>('occurrenceCost')!.schedules) {
+    rows.push([`next occurrence, ${cost.schedule}`, `p99 ${cost.p99Us} µs (p50 ${cost.p50Us} µs)`, 'no target: the cost per run']);
+  }
+  const cron = find<{ actions: number; cron: LagFigures; oneOff: LagFigures }>('cronFiring')!;
+  rows.push([
+    `firing lag, ${cron.actions.toLocaleString('en')} actions due in one second: cron vs one-off`,
+    `${lagText(cron.cron)} vs ${lagText(cron.oneOff)}`,
+    'no measurable change',
+  ]);
+  rows.push(...observabilityRows());
 
   const sizes = quick ? ' (--quick sizes: smoke run, not comparable)' : '';
   process.stdout.write(`\n${results.machine.cpus} × ${results.machine.model}, Node ${results.machine.node}${sizes}\n\n`);
   process.stdout.write('| figure | measured | target |\n| --- | --- | --- |\n');
   for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
+}
+
+/**
+ * Metrics and JSON logs on beside off: the mean of each side's rounds. The CPU time per operation
+ * of the process doing it is the steadier measure of their cost; rates also move with whatever
+ * else the machine runs.
+ */
+function observabilityRows(): [string, string, string][] {
+  const runs = results.measurements.filter((m) => m.workload === 'observability') as unknown as ObservabilityFigures[];
+  const mean = (mode: string, figure: keyof ObservabilityFigures) => {
+    const values = runs.filter((run) => run.mode === mode).map((run) => Number(run[figure]));
+    return values.reduce((a, b) => a + b, 0) / values.length;
+  };
+  const compare = (rate: keyof ObservabilityFigures, cpu: keyof ObservabilityFigures, unit: string) => {
+    const [rateOn, rateOff, cpuOn, cpuOff] = [mean('on', rate), mean('off', rate), mean('on', cpu), mean('off', cpu)];
+    const percent = (value: number) => `${value >= 0 ? '+' : ''}${value.toFixed(1)} %`;
+    return `${Math.round(rateOn)}/s vs ${Math.round(rateOff)}/s (${percent(100 * (rateOn / rateOff - 1))}); CPU ${cpuOn.toFixed(2)} vs ${cpuOff.toFixed(2)} ms per ${unit} (${percent(100 * (cpuOn / cpuOff - 1))})`;
+  };
+  return [
+    [
+      'single POST /actions, concurrency 64: metrics and JSON logs on vs off',
+      compare('singleActionsPerSec', 'apiCpuMsPerCreate', 'create (API)'),
+      '≤ 5 % cost',
+    ],
+    ['fulfilled throughput, 1 worker: metrics and JSON logs on vs off', compare('jobsPerSec', 'workerCpuMsPerJob', 'job (worker)'), '≤ 5 % cost'],
+  ];
 }
 
 main().catch((error: Error) => {

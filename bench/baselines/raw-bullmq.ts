@@ -15,7 +15,9 @@ export async function produceRawJobs(redisUrl: string, dueTimes: number[]): Prom
     // BullMQ runs a job at timestamp + delay: both from one clock reading, so the due time is exact.
     const timestamp = Date.now();
     await queue.addBulk(
-      dueTimes.slice(from, from + 1000).map((due) => ({ name: 'noop', data: { due }, opts: { timestamp, delay: Math.max(0, due - timestamp), removeOnComplete: true } })),
+      dueTimes
+        .slice(from, from + 1000)
+        .map((due) => ({ name: 'noop', data: { due }, opts: { timestamp, delay: Math.max(0, due - timestamp), removeOnComplete: true } })),
     );
   }
   await queue.close();
@@ -29,11 +31,11 @@ export async function obliterateRawJobs(redisUrl: string): Promise<void> {
 
 if (require.main === module) {
   const reporter = new LagReporter();
-  const worker = new Worker(QUEUE, async (job) => reporter.record(Date.now() - job.data.due), {
+  const worker = new Worker<{ due: number }>(QUEUE, async (job) => reporter.record(Date.now() - job.data.due), {
     connection: { ...redisOptionsFromUrl(process.env.REDIS_URL!), maxRetriesPerRequest: null },
     prefix: PREFIX,
     concurrency: Number(process.env.WORKER_CONCURRENCY),
   });
   worker.on('ready', () => process.stdout.write('ready\n'));
-  process.on('SIGTERM', () => worker.close().then(() => (reporter.stop(), process.exit(0))));
+  process.on('SIGTERM', () => void worker.close().then(() => (reporter.stop(), process.exit(0))));
 }

@@ -1,5 +1,5 @@
 import { waitUntil } from '@app/testing';
-import { percentile, withMachineCpu } from '../harness';
+import { percentile, processCpuMs, withMachineCpu } from '../harness';
 import { RunningSystem, System } from './systems';
 
 /** Jobs run right after the workers start and before measuring: connections opened, code warmed up. */
@@ -17,7 +17,7 @@ export interface LagFigures {
 /** Time to schedule `count` jobs before the first is due. */
 const leadMs = (count: number) => 2000 + count / 4;
 
-function lagFigures(lags: number[]): LagFigures {
+export function lagFigures(lags: number[]): LagFigures {
   const sorted = [...lags].sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 10) / 10;
   return {
@@ -32,7 +32,7 @@ function lagFigures(lags: number[]): LagFigures {
 
 async function startWarm(system: System, workers: number): Promise<RunningSystem> {
   const running = await system.start(workers);
-  await running.schedule(Array(WARM_UP_JOBS).fill(Date.now()));
+  await running.schedule(Array<number>(WARM_UP_JOBS).fill(Date.now()));
   await waitUntil(`${system.name}: warm-up`, async () => (await running.finished()) >= WARM_UP_JOBS, 60_000, 50);
   await running.forget();
   return running;
@@ -51,17 +51,26 @@ export async function firingPrecision(system: System, workers: number, count: nu
   }
 }
 
-/** `count` jobs due at one instant: jobs run per second until the last has run, and the machine's CPU use meanwhile. */
-export async function throughput(system: System, workers: number, count: number): Promise<{ jobsPerSec: number; machineCpuPercent: number }> {
+/**
+ * `count` jobs due at one instant: jobs run per second until the last has run, the machine's CPU
+ * use meanwhile, and the CPU time the system's worker processes spent (when it reports them).
+ */
+export async function throughput(
+  system: System,
+  workers: number,
+  count: number,
+): Promise<{ jobsPerSec: number; machineCpuPercent: number; workerCpuMs?: number }> {
   const running = await startWarm(system, workers);
   try {
     const due = Date.now() + leadMs(count);
-    await running.schedule(Array(count).fill(due));
+    await running.schedule(Array<number>(count).fill(due));
     await waitUntil('the due time', () => Date.now() >= due, 600_000, 5);
+    const cpuBefore = running.pids ? processCpuMs(running.pids()) : undefined;
     const { machineCpuPercent } = await withMachineCpu(() =>
       waitUntil(`${system.name}: every job run`, async () => (await running.finished()) >= count, 600_000, 50),
     );
-    return { jobsPerSec: Math.round(count / ((Date.now() - due) / 1000)), machineCpuPercent };
+    const workerCpuMs = cpuBefore === undefined ? undefined : processCpuMs(running.pids!()) - cpuBefore;
+    return { jobsPerSec: Math.round(count / ((Date.now() - due) / 1000)), machineCpuPercent, workerCpuMs };
   } finally {
     await running.stop();
   }

@@ -16,6 +16,8 @@ export interface RunningSystem {
   /** Forgets the jobs run so far (the warm-up), so `finished` and `lags` count from zero. */
   forget(): Promise<void>;
   stop(): Promise<void>;
+  /** The worker processes, when the system reports them (Punctual's own). */
+  pids?(): number[];
 }
 
 /** A scheduler under test: a clean slate, then N worker processes. */
@@ -25,14 +27,19 @@ export interface System {
   start(workers: number): Promise<RunningSystem>;
 }
 
-/** Creates BENCH_NOOP actions due at the given times through the batch route, a few requests at a time. */
-export async function createNoopActions(client: BenchClient, dueTimes: number[]): Promise<void> {
+/** A create body due at `due`. */
+export type ActionAt = (due: number) => { action: string; executionTime: number; data: object };
+
+const noopAction: ActionAt = (due) => ({ action: BENCH_NOOP.type, executionTime: due, data: {} });
+
+/** Creates actions (BENCH_NOOP unless told) due at the given times through the batch route, a few requests at a time. */
+export async function createNoopActions(client: BenchClient, dueTimes: number[], actionAt: ActionAt = noopAction): Promise<void> {
   const batches: number[][] = [];
   for (let from = 0; from < dueTimes.length; from += 1000) batches.push(dueTimes.slice(from, from + 1000));
   for (let next = 0; next < batches.length; next += 4) {
     await Promise.all(
       batches.slice(next, next + 4).map(async (batch) => {
-        const items = batch.map((due) => ({ action: BENCH_NOOP.type, executionTime: due, data: {} }));
+        const items = batch.map(actionAt);
         const response = await client.post('/actions/batch', { items });
         if (response.status !== 201) throw new Error(`batch create answered ${response.status}: ${JSON.stringify(response.body)}`);
       }),
@@ -40,22 +47,26 @@ export async function createNoopActions(client: BenchClient, dueTimes: number[])
   }
 }
 
-/** Punctual: the real API (already running) and N real worker processes; BENCH_NOOP actions. */
-export function punctual(client: BenchClient, stores: Stores): System {
+/**
+ * Punctual: the real API (already running) and N real worker processes, with `options.env` added
+ * to their settings; BENCH_NOOP actions unless `options.actionAt` says otherwise.
+ */
+export function punctual(client: BenchClient, stores: Stores, options: { name?: string; actionAt?: ActionAt; env?: Record<string, string> } = {}): System {
+  const { name = 'Punctual', actionAt = noopAction, env = {} } = options;
   return {
-    name: 'Punctual',
+    name,
     settings: { workerConcurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
     async start(count) {
       await stores.reset();
-      const workers: BenchProcess[] = await startWorkers(count);
+      const workers: BenchProcess[] = await startWorkers(count, env);
       return {
-        schedule: (dueTimes) => createNoopActions(client, dueTimes),
+        schedule: (dueTimes) => createNoopActions(client, dueTimes, actionAt),
         async finished() {
-          return (await stores.db.query(`SELECT count(*)::int AS n FROM actions WHERE status = 'COMPLETED'`)).rows[0].n;
+          return (await stores.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM actions WHERE status = 'COMPLETED'`)).rows[0].n;
         },
         // The claim (PENDING → IN_PROGRESS) is written just before the fulfillment starts.
         async lags() {
-          const { rows } = await stores.db.query(
+          const { rows } = await stores.db.query<{ lag: number }>(
             `SELECT (extract(epoch FROM h.at - a.execution_time) * 1000)::float AS lag
              FROM action_history h JOIN actions a ON a.id = h.action_id WHERE h.to_status = 'IN_PROGRESS'`,
           );
@@ -63,6 +74,7 @@ export function punctual(client: BenchClient, stores: Stores): System {
         },
         forget: async () => void (await stores.db.query(`TRUNCATE actions, action_history, idempotency_keys`)),
         stop: async () => void (await Promise.all(workers.map((w) => w.stop()))),
+        pids: () => workers.map((w) => w.pid),
       };
     },
   };
