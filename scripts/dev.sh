@@ -24,7 +24,8 @@ Punctual is starting:
   API       http://localhost:$PORT
   API docs  http://localhost:$PORT/docs
   Admin UI  http://localhost:$PORT/admin/queues  (user ${ADMIN_USER:-admin}, password from .env)
-  Health    http://localhost:$PORT/health
+  Health    http://localhost:$PORT/health/ready  (worker: http://localhost:${WORKER_HTTP_PORT:-9464}/health/ready)
+  Metrics   http://localhost:$PORT/metrics       (worker: http://localhost:${WORKER_HTTP_PORT:-9464}/metrics)
 Press Ctrl+C to stop.
 
 MSG

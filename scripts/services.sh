@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Makes sure Postgres and Redis answer at the hosts and ports of DATABASE_URL and REDIS_URL.
-# Order of attempts: already running; `docker compose` when a Docker engine answers; locally
-# installed servers; else stop with what to install. Used by `npm run dev` and CI.
+# Makes sure Postgres and Redis answer at the hosts and ports of DATABASE_URL and REDIS_URL, and,
+# when NATS_URL is set (the test run sets it), a NATS server there too.
+# Order of attempts: already running; a development container when a Docker engine answers;
+# locally installed servers (NATS: installed with apt when missing and allowed); else stop with what
+# to install. Used by `npm run dev`, `npm test` and CI.
+# The containers are for development only: passwordless, published on 127.0.0.1, like the
+# URLs of .env.example. docker-compose.yml is the deployment, with passwords it requires.
 set -euo pipefail
 
 DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/punctual}"
@@ -12,6 +16,7 @@ host_port() { # URL DEFAULT_PORT → "host port"
 }
 read -r PG_HOST PG_PORT < <(host_port "$DATABASE_URL" 5432)
 read -r REDIS_HOST REDIS_PORT < <(host_port "$REDIS_URL" 6379)
+if [ -n "${NATS_URL:-}" ]; then read -r NATS_HOST NATS_PORT < <(host_port "$NATS_URL" 4222); fi
 
 answers() { # host port → whether something accepts TCP connections there
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
@@ -32,10 +37,23 @@ wait_for() { # name check-function
 
 is_local() { [ "$1" = 127.0.0.1 ] || [ "$1" = localhost ]; }
 
+docker_runs() { command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
+
+dev_container() { # name host-port container-port docker-run-arguments... → starts it, creating it the first time
+  local name=$1 port=$2 inner=$3
+  shift 3
+  if docker container inspect "$name" >/dev/null 2>&1; then
+    docker start "$name" >/dev/null
+  else
+    docker run -d --name "$name" -p "127.0.0.1:$port:$inner" "$@" >/dev/null
+  fi
+}
+
 start_postgres() {
-  if docker info >/dev/null 2>&1 && [ -f docker-compose.yml ]; then
-    echo "Starting Postgres with docker compose ..."
-    docker compose up -d postgres
+  if docker_runs; then
+    echo "Starting Postgres in the Docker container punctual-dev-postgres ..."
+    dev_container punctual-dev-postgres "$PG_PORT" 5432 -e POSTGRES_HOST_AUTH_METHOD=trust \
+      -v punctual-dev-postgres:/var/lib/postgresql/data postgres:16-alpine
   elif command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
     echo "Starting the local PostgreSQL cluster ..."
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | tail -n 1)" main start
@@ -51,9 +69,9 @@ MSG
 }
 
 start_redis() {
-  if docker info >/dev/null 2>&1 && [ -f docker-compose.yml ]; then
-    echo "Starting Redis with docker compose ..."
-    docker compose up -d redis
+  if docker_runs; then
+    echo "Starting Redis in the Docker container punctual-dev-redis ..."
+    dev_container punctual-dev-redis "$REDIS_PORT" 6379 redis:7-alpine redis-server --save "" --appendonly no --hz 100
   elif command -v redis-server >/dev/null 2>&1; then
     echo "Starting a local redis-server on port $REDIS_PORT ..."
     redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no >/dev/null
@@ -68,16 +86,48 @@ MSG
   fi
 }
 
-ensure() { # name up-function start-function host port
-  "$2" && return 0
-  if ! is_local "$4"; then
-    echo "$1 is not reachable at $4:$5 (not a local address, so it is not started here)." >&2
+nats_up() { answers "$NATS_HOST" "$NATS_PORT"; }
+
+start_nats() {
+  if docker_runs; then
+    echo "Starting NATS in the Docker container punctual-dev-nats ..."
+    dev_container punctual-dev-nats "$NATS_PORT" 4222 nats:2-alpine
+    return
+  fi
+  if ! command -v nats-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing nats-server with apt ..."
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null
+  fi
+  if command -v nats-server >/dev/null 2>&1; then
+    echo "Starting a local nats-server on 127.0.0.1:$NATS_PORT ..."
+    nohup nats-server --addr 127.0.0.1 --port "$NATS_PORT" >/dev/null 2>&1 &
+    disown
+  else
+    cat >&2 <<MSG
+NATS is not reachable at $NATS_HOST:$NATS_PORT, and neither a Docker engine nor nats-server was found.
+Install it: Debian/Ubuntu: sudo apt install nats-server    macOS: brew install nats-server
+MSG
     return 1
   fi
-  "$3"
-  wait_for "$1" "$2"
 }
 
-ensure Postgres postgres_up start_postgres "$PG_HOST" "$PG_PORT"
-ensure Redis redis_up start_redis "$REDIS_HOST" "$REDIS_PORT"
+ensure() { # name up-function start-function host port url-variable
+  "$2" && return 0
+  if ! is_local "$4"; then
+    echo "$1 is not reachable at $4:$5 (not a local address, so it is not started here). Start it, or set $6 to one that runs." >&2
+    return 1
+  fi
+  if ! "$3" || ! wait_for "$1" "$2"; then
+    echo "$1 is not reachable at $4:$5 and could not be started here. Start it, or set $6 to one that runs." >&2
+    return 1
+  fi
+}
+
+# A caller whose URLs come from other variables (the test run) names them in SERVICES_*_HINT.
+ensure Postgres postgres_up start_postgres "$PG_HOST" "$PG_PORT" "${SERVICES_DATABASE_HINT:-DATABASE_URL}"
+ensure Redis redis_up start_redis "$REDIS_HOST" "$REDIS_PORT" "${SERVICES_REDIS_HINT:-REDIS_URL}"
+if [ -n "${NATS_URL:-}" ]; then
+  ensure NATS nats_up start_nats "$NATS_HOST" "$NATS_PORT" "${SERVICES_NATS_HINT:-NATS_URL}"
+  echo "NATS ($NATS_HOST:$NATS_PORT) is up."
+fi
 echo "Postgres ($PG_HOST:$PG_PORT) and Redis ($REDIS_HOST:$REDIS_PORT) are up."

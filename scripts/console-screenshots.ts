@@ -1,0 +1,120 @@
+/**
+ * Takes the README's console screenshots (docs/images/console-*.png) on realistic data: it runs
+ * the API and a worker on a database of its own, schedules a steady trickle of actions for a few
+ * minutes (notifications, webhooks to a partner that answers, and to one that is down), then
+ * photographs the overview and a FAILED action's page in Chromium.
+ *
+ *   node -r ts-node/register/transpile-only -r tsconfig-paths/register scripts/console-screenshots.ts [minutes]
+ *
+ * It uses the test run's Postgres and Redis (TEST_DATABASE_URL / TEST_REDIS_URL) with its own
+ * database name and queue prefix, and empties them first.
+ */
+import '../test/test-env';
+import { join } from 'node:path';
+import { migrate } from '@app/database';
+import { HttpReceiver, waitUntil } from '@app/testing';
+import { startCleanApiApp } from '../test/support/api-test-app';
+import { consoleContext, launchChromium } from '../test/support/console-browser';
+import { startWorker } from '../test/support/worker-test-app';
+
+const database = new URL(process.env.DATABASE_URL!);
+database.pathname = '/punctual_screenshots';
+process.env.DATABASE_URL = database.toString();
+process.env.QUEUE_PREFIX = 'punctual-screenshots';
+
+const minutes = Number(process.argv[2] ?? 12);
+const images = join(__dirname, '..', 'docs', 'images');
+const customers = ['Aisyah', 'Joojo', 'Mei Ling', 'Ravi', 'Sofia', 'Tomás', 'Wei', 'Zainab'];
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function main(): Promise<void> {
+  await migrate(process.env.DATABASE_URL!);
+  const [api, partner, billing, browser] = await Promise.all([
+    startCleanApiApp(),
+    new HttpReceiver().start(),
+    new HttpReceiver().start(),
+    launchChromium(),
+  ]);
+  const worker = await startWorker();
+  // The billing partner is down for the whole run: its webhooks exhaust their retries and end FAILED.
+  billing.failNext(1_000_000, 503, '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
+  try {
+    const until = Date.now() + minutes * 60_000;
+    let created = 0;
+    while (Date.now() < until) {
+      const due = Date.now() + Math.floor(Math.random() * 20_000);
+      const customer = pick(customers);
+      const kind = Math.random();
+      const body =
+        kind < 0.45
+          ? {
+              action: 'SEND_NOTIFICATION',
+              executionTime: due,
+              data: {
+                notificationType: 'SMS',
+                mobile: '60123456789',
+                templateType: pick(['USER_LATE_PAYMENT_NOTIFICATION', 'PAYMENT_RECEIVED_NOTIFICATION']),
+                subject: 'Your account',
+                name: customer,
+              },
+              metadata: { customer, campaign: 'dunning-2030-q1' },
+              ...(Math.random() < 0.3 ? { repeat: true, frequency: 'TEN_MINS', executionRemainder: 6 } : {}),
+            }
+          : {
+              action: 'HTTP_REQUEST',
+              executionTime: due,
+              data: {
+                url: kind < 0.9 ? partner.url('/orders/sync') : billing.url('/invoices/settle'),
+                method: 'POST',
+                body: { customer, invoice: `INV-${1000 + created}`, amountCents: 1000 + Math.floor(Math.random() * 90_000) },
+              },
+              metadata: { customer, source: 'checkout' },
+            };
+      await api.client.post('/actions', body);
+      created += 1;
+      await sleep(200 + Math.random() * 400);
+    }
+    // Some work scheduled for later, so the counts show what is waiting too.
+    for (let i = 0; i < 40; i += 1) {
+      await api.client.post('/actions', {
+        action: 'SEND_NOTIFICATION',
+        executionTime: Date.now() + (i + 1) * 3_600_000,
+        data: {
+          notificationType: 'EMAIL',
+          email: 'billing@example.com',
+          templateType: 'SUBSCRIPTION_RENEWAL_REMINDER',
+          subject: 'Renewal',
+          name: pick(customers),
+        },
+        repeat: true,
+        frequency: 'MONTHLY',
+        executionRemainder: 12,
+      });
+    }
+    const failed = await waitUntil(
+      'a FAILED action',
+      async () => (await api.client.get<{ items: { id: string }[] }>('/actions?status=FAILED&limit=1')).body.items[0],
+      60_000,
+    );
+
+    const context = await consoleContext(browser, api.client.baseUrl, { timezoneId: 'Asia/Kuala_Lumpur' });
+    const page = await context.newPage();
+    await page.goto('/admin');
+    await page.screenshot({ path: join(images, 'console-overview.png'), fullPage: true });
+    await page.goto(`/admin/actions/${failed.id}`);
+    await page.screenshot({ path: join(images, 'console-action.png'), fullPage: true });
+    await context.close();
+    process.stdout.write(`Created ${created} actions; wrote console-overview.png and console-action.png to ${images}\n`);
+  } finally {
+    await browser.close();
+    await worker.close();
+    await api.close();
+    await Promise.all([partner.stop(), billing.stop()]);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exit(1);
+});
