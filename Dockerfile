@@ -1,19 +1,28 @@
-# One image for both processes: `node dist/apps/api/src/main.js` or `node dist/apps/worker/src/main.js`.
-FROM node:20-bookworm-slim AS build
+# One image for every process: the API (default), `node dist/apps/worker/src/main.js` for a worker,
+# `node dist/libs/database/src/run-migrations.js` to apply the migrations.
+FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-FROM node:20-bookworm-slim
+# Production dependencies only: no compiler, test or benchmark packages in the final image.
+FROM node:22-bookworm-slim AS production-dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-# Development dependencies stay: `npm run migration:run` runs the TypeScript migrations with ts-node.
-COPY --from=build /app/node_modules ./node_modules
+COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-COPY --from=build /app/libs ./libs
-COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
+COPY package.json ./
 USER node
-EXPOSE 3000
+# 3000: the API; 9464: a worker's metrics and health (WORKER_HTTP_PORT).
+EXPOSE 3000 9464
+# Readiness of the API (Postgres and Redis answer). Compose gives the worker its own and turns it off for the migrator.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "dist/apps/api/src/main.js"]
