@@ -11,6 +11,6 @@ export default async function globalSetup(): Promise<void> {
   await migrate(url);
   const client = new Client({ connectionString: url });
   await client.connect();
-  await client.query('TRUNCATE actions, action_history, idempotency_keys');
+  await client.query('TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries');
   await client.end();
 }

@@ -34,7 +34,7 @@ export async function storedCounts(db: DataSource): Promise<{ actions: number; h
 }
 
 export async function emptyTables(db: DataSource): Promise<void> {
-  await db.query('TRUNCATE actions, action_history, idempotency_keys');
+  await db.query('TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries');
 }
 
 /** An error body's message (a string or a list of them) as one string to match against. */

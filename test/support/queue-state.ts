@@ -1,5 +1,8 @@
 import { INestApplication } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
 import { ActionTypeRegistry } from '@app/fulfillment';
+import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { ActionQueues } from '@app/scheduling';
 import { DataSource } from 'typeorm';
 
@@ -14,10 +17,11 @@ export async function queuedJobs(app: INestApplication): Promise<number> {
   return total;
 }
 
-/** Empties every action-type queue so a spec starts from nothing. */
+/** Empties every action-type queue and the webhook queue so a spec starts from nothing. */
 export async function emptyQueues(app: INestApplication): Promise<void> {
   const queues = app.get(ActionQueues);
   for (const type of app.get(ActionTypeRegistry).types()) await queues.queueFor(type)!.obliterate({ force: true });
+  await app.get<Queue>(getQueueToken(WEBHOOK_QUEUE)).obliterate({ force: true });
 }
 
 /** Queues a job by hand for one revision of an action, as a duplicate or left-over delivery would be. */

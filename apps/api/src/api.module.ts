@@ -10,6 +10,7 @@ import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RpcModule } from './rpc/rpc.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class ApiModule {
@@ -24,6 +25,7 @@ export class ApiModule {
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),
         ActionsModule,
+        WebhooksModule,
         RpcModule,
         AdminModule.forRoot(actionTypes),
         ConsoleModule,

@@ -8,6 +8,7 @@ import { ExecutionModule } from './execution/execution.module';
 import { BUILT_IN_FULFILLMENT_MODULES } from './fulfillments/built-in-fulfillments';
 import { HousekeepingModule } from './housekeeping/housekeeping.module';
 import { WorkerHttpModule } from './http/worker-http.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface WorkerModuleOptions {
   /** Every known action type (the worker serves all of them, or those in WORKER_ACTIONS). */
@@ -31,6 +32,7 @@ export class WorkerModule {
         ...(options.fulfillmentModules ?? BUILT_IN_FULFILLMENT_MODULES),
         ExecutionModule,
         HousekeepingModule,
+        WebhooksModule,
         WorkerHttpModule,
       ],
     };

@@ -43,6 +43,23 @@ const delayList = z
   .regex(/^\s*\d+\s*(,\s*\d+\s*)*$/, 'must be a comma-separated list of milliseconds, e.g. 60000,300000')
   .transform((raw) => raw.split(',').map((d) => Number(d.trim())));
 
+/**
+ * `WEBHOOK_SECRET_KEY`: base64 of 32 random bytes, or several comma-separated while rotating (the
+ * first encrypts, every one decrypts). Problems name the position, never the key.
+ */
+const webhookSecretKeys = z.string().transform((raw, ctx) => {
+  const keys = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean)
+    .map((k) => Buffer.from(k, 'base64'));
+  keys.forEach((key, index) => {
+    if (key.length !== 32) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key ${index + 1} is not base64 of 32 bytes (openssl rand -base64 32)` });
+  });
+  if (keys.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must list at least one key' });
+  return keys;
+});
+
 /** Comma-separated action types, e.g. `HTTP_REQUEST,SEND_NOTIFICATION`. */
 const typeList = z
   .string()
@@ -126,6 +143,11 @@ export const envSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
+  WEBHOOK_SECRET_KEY: webhookSecretKeys.optional(),
+  WEBHOOK_BACKOFF_DELAYS_MS: delayList.default('5000,30000,120000,600000,1800000,3600000,10800000,21600000,43200000,86400000'),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
+  WEBHOOK_CONCURRENCY: positiveInt.default(20),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(30000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   // `json` writes one JSON object per line for log shippers; `text` stays readable in a terminal.

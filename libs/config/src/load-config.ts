@@ -60,6 +60,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
     rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? env.REDIS_URL) },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, env.REDIS_URL) },
+    webhooks: {
+      secretKeys: env.WEBHOOK_SECRET_KEY ?? [],
+      backoffDelaysMs: env.WEBHOOK_BACKOFF_DELAYS_MS,
+      timeoutMs: env.WEBHOOK_TIMEOUT_MS,
+      concurrency: env.WEBHOOK_CONCURRENCY,
+      concurrencyPerTarget: env.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
+    },
     smtp: { url: env.SMTP_URL ?? null, from: env.SMTP_FROM },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,

@@ -67,6 +67,17 @@ export abstract class PunctualConfig {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */
     readonly transports: ReadonlyMap<string, TransportUrl>;
   };
+  abstract readonly webhooks: {
+    /** Keys that encrypt subscription secrets at rest: the first encrypts, all decrypt. Empty: subscriptions are off. */
+    readonly secretKeys: readonly Buffer[];
+    /** Delay before each retry of a failed delivery; after the last one the delivery is FAILED. */
+    readonly backoffDelaysMs: readonly number[];
+    /** The whole exchange with a receiver, connecting included. */
+    readonly timeoutMs: number;
+    /** Deliveries one worker runs at once, and at most this many to any one subscription or callback URL. */
+    readonly concurrency: number;
+    readonly concurrencyPerTarget: number;
+  };
   abstract readonly smtp: { readonly url: string | null; readonly from: string };
   abstract readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** `text` for people, `json` (one object per line) for log shippers. */

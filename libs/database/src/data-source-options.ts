@@ -7,6 +7,7 @@ import { RequestHashAndStatusCounts1763870000100 } from './migrations/1763870000
 import { ClaimLeaseAndCreator1763870000200 } from './migrations/1763870000200-claim-lease-and-creator';
 import { CalendarSchedules1763870000500 } from './migrations/1763870000500-calendar-schedules';
 import { HistoryDueAtAndTimeIndex1763870000700 } from './migrations/1763870000700-history-due-at-and-time-index';
+import { LifecycleWebhooks1763870000800 } from './migrations/1763870000800-lifecycle-webhooks';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -15,6 +16,7 @@ export const MIGRATIONS = [
   ClaimLeaseAndCreator1763870000200,
   CalendarSchedules1763870000500,
   HistoryDueAtAndTimeIndex1763870000700,
+  LifecycleWebhooks1763870000800,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -11,6 +11,8 @@ import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';
 import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
+import { WebhookDeliveriesRepository } from './repositories/webhook-deliveries.repository';
+import { WebhooksRepository } from './repositories/webhooks.repository';
 
 const REPOSITORIES = [
   ActionCountsRepository,
@@ -22,6 +24,8 @@ const REPOSITORIES = [
   NonceRepository,
   RetentionRepository,
   ScheduleRepository,
+  WebhookDeliveriesRepository,
+  WebhooksRepository,
 ];
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */

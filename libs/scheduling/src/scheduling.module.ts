@@ -4,6 +4,7 @@ import { Queue } from 'bullmq';
 import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
 import { bullmqTelemetry } from '@app/observability';
+import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { ActionPromoter } from './action-promoter';
 import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
 import { ActionScheduler } from './action-scheduler';
@@ -35,7 +36,7 @@ export class SchedulingModule {
             telemetry: bullmqTelemetry(),
           }),
         }),
-        BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),
+        BullModule.registerQueue(...types.map((t) => ({ name: t.type })), { name: WEBHOOK_QUEUE }),
       ],
       providers: [
         {

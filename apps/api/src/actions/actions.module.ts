@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
 import { ActionsController } from './actions.controller';
 import { ActionsService } from './actions.service';
@@ -6,7 +7,7 @@ import { DeadLettersService } from './dead-letters.service';
 
 /** The actions' REST routes, and the services behind them that every other door (the console) calls too. */
 @Module({
-  imports: [SignatureModule],
+  imports: [SignatureModule, OutboundModule],
   controllers: [ActionsController],
   providers: [ActionsService, DeadLettersService],
   exports: [ActionsService, DeadLettersService],

@@ -15,7 +15,9 @@ import {
   upcomingOccurrences,
 } from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
+import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
+import { webhookUrlProblem } from '@app/webhooks';
 import { ActionNotFoundError } from './action.errors';
 import { CreateActionDto } from './dto/create-action.dto';
 import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
@@ -62,6 +64,7 @@ export class ActionsService {
     private readonly scheduler: ActionScheduler,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
+    private readonly egress: EgressPolicy,
   ) {}
 
   /**
@@ -144,6 +147,7 @@ export class ActionsService {
       const now = this.clock.now();
       assertUnlocked(current, 'changed', now, this.config.scheduling.lockWindowMs);
       if (dto.data) await this.types.validateData(current.action, dto.data);
+      this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
       return this.scheduler.apply(transition(current, { type: 'patched', changes: dto }), {
         statuses: [ActionStatus.Pending],
         dueAfter: lockedBefore(now, this.config.scheduling.lockWindowMs),
@@ -183,6 +187,7 @@ export class ActionsService {
 
   private async toNewAction(dto: CreateActionDto, apiKeyId: string, dataPath: string): Promise<NewAction> {
     await this.types.validateData(dto.action, dto.data, dataPath);
+    this.assertCallbackUrl(dto.callbackUrl, dataPath.replace(/data$/, 'callbackUrl'));
     const { state, history } = newActionState(
       {
         executionTime: dto.executionTime ?? null,
@@ -196,9 +201,16 @@ export class ActionsService {
         endAt: dto.endAt ?? null,
         misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.RunOnce,
         retryPolicy: dto.retryPolicy ?? null,
+        callbackUrl: dto.callbackUrl ?? null,
       },
       this.clock.now(),
     );
     return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
+  }
+
+  /** A callback URL must be http(s) and not refused by the egress policy (400 naming the field). */
+  private assertCallbackUrl(url: string | null | undefined, field: string): void {
+    const problem = url == null ? null : webhookUrlProblem(url, field, this.egress, false);
+    if (problem) throw new InvalidActionDataError([problem]);
   }
 }

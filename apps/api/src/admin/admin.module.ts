@@ -5,6 +5,7 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
 import { adminBasicAuth } from './admin-basic-auth';
+import { WEBHOOK_QUEUE } from '@app/webhooks';
 
 export const ADMIN_ROUTE = '/admin/queues';
 
@@ -28,7 +29,9 @@ export class AdminModule {
             middleware: adminBasicAuth(config),
           }),
         }),
-        BullBoardModule.forFeature(...actionTypes.map((t) => ({ name: t.type, adapter: BullMQAdapter, options: { readOnlyMode: true } }))),
+        BullBoardModule.forFeature(
+          ...[...actionTypes.map((t) => t.type), WEBHOOK_QUEUE].map((name) => ({ name, adapter: BullMQAdapter, options: { readOnlyMode: true } })),
+        ),
       ],
     };
   }

@@ -13,7 +13,10 @@ const NONCE_BATCH_SIZE = 10_000;
 const MAX_BATCHES_PER_RUN = 20;
 export const RETENTION_INTERVAL_MS = 60_000;
 
-/** Deletes finished actions RETENTION_DAYS after they finished, expired idempotency keys and nonces. */
+/**
+ * Deletes finished actions and finished webhook deliveries RETENTION_DAYS after they finished,
+ * expired idempotency keys and nonces.
+ */
 @Injectable()
 export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(RetentionLoop.name);
@@ -35,12 +38,16 @@ export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /** Purges in batches until a batch comes back short. Returns what it deleted. */
-  async purge(): Promise<{ actions: number; idempotencyKeys: number }> {
-    const actions = await this.drain(BATCH_SIZE, (size) => this.retention.purgeFinishedActions(this.config.scheduling.retentionDays, size));
+  async purge(): Promise<{ actions: number; idempotencyKeys: number; webhookEvents: number }> {
+    const days = this.config.scheduling.retentionDays;
+    const actions = await this.drain(BATCH_SIZE, (size) => this.retention.purgeFinishedActions(days, size));
+    const webhookEvents = await this.drain(BATCH_SIZE, (size) => this.retention.purgeWebhookEvents(days, size));
     const idempotencyKeys = await this.drain(BATCH_SIZE, (size) => this.retention.purgeExpiredIdempotencyKeys(size));
     await this.drain(NONCE_BATCH_SIZE, (size) => this.retention.purgeExpiredNonces(size));
-    if (actions + idempotencyKeys > 0) this.logger.log(`Purged ${actions} finished action(s) and ${idempotencyKeys} expired idempotency key(s)`);
-    return { actions, idempotencyKeys };
+    if (actions + idempotencyKeys + webhookEvents > 0) {
+      this.logger.log(`Purged ${actions} finished action(s), ${webhookEvents} webhook event(s) and ${idempotencyKeys} expired idempotency key(s)`);
+    }
+    return { actions, idempotencyKeys, webhookEvents };
   }
 
   private async drain(batchSize: number, batch: (size: number) => Promise<number>): Promise<number> {

@@ -93,6 +93,10 @@ export class ActionEntity {
   @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
   claimedUntil: Date | null;
 
+  /** Receives this action's lifecycle webhooks, signed with the creating API key's secret. */
+  @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true })
+  callbackUrl: string | null;
+
   /** The API key that created the action; its secret signs the action's outbound calls. Null for older rows. */
   @Column({ name: 'api_key_id', type: 'varchar', length: 64, nullable: true })
   apiKeyId: string | null;

@@ -19,6 +19,7 @@ export const STATE_COLUMNS: { readonly [K in keyof ActionState]-?: readonly [col
   misfirePolicy: ['misfire_policy', 'varchar'],
   data: ['data', 'jsonb'],
   metadata: ['metadata', 'jsonb'],
+  callbackUrl: ['callback_url', 'varchar'],
   revision: ['revision', 'integer'],
 };
 

@@ -9,6 +9,7 @@ import { GroupCommit } from './group-commit';
 import { hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
+import { noticeColumns, outboxInsertSql } from './webhook-outbox';
 
 /** What a job found when it tried to claim its action. */
 export type ClaimResult =
@@ -62,6 +63,7 @@ const OUTCOME_COLUMNS = new UnnestColumns<Outcome>([
   ['entry_occurrence', 'integer', (o) => o.transition.history[0].occurrence],
   ['entry_attempt', 'integer', (o) => o.transition.history[0].attempt],
   ['entry_note', 'text', (o) => o.transition.history[0].note],
+  ...noticeColumns<Outcome>((o) => o.transition.notice),
 ]);
 
 /**
@@ -164,10 +166,13 @@ export class ExecutionRepository {
            claimed_until = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claimed_until END,
            updated_at = clock_timestamp()
          FROM locked t WHERE a.id = t.id
-         RETURNING a.*, t.entry_from, t.entry_to, t.entry_occurrence, t.entry_attempt, t.entry_note
+         RETURNING a.*, t.entry_from, t.entry_to, t.entry_occurrence, t.entry_attempt, t.entry_note,
+           t.notice_type, t.notice_occurrence, t.notice_attempt, t.notice_note
        ), history AS (
          INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
          SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
+       ), notices AS (
+         ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
        )
        SELECT * FROM changed`,
       OUTCOME_COLUMNS.values(outcomes),

@@ -8,3 +8,16 @@ export function hydrate<T extends ObjectLiteral>(metadata: EntityMetadata, row: 
   }
   return entity;
 }
+
+/**
+ * Turns a row stored as JSON (`to_jsonb` of a row: column names, times as text) into an entity,
+ * with its time columns as dates again.
+ */
+export function hydrateJson<T extends ObjectLiteral>(metadata: EntityMetadata, json: Record<string, unknown>): T {
+  const row = { ...json };
+  for (const column of metadata.columns) {
+    const value = row[column.databaseName];
+    if (column.type === 'timestamptz' && typeof value === 'string') row[column.databaseName] = new Date(value);
+  }
+  return hydrate<T>(metadata, row);
+}

@@ -23,6 +23,20 @@ export class RetentionRepository {
     );
   }
 
+  /**
+   * One batch of webhook events older than `retentionDays` with no delivery still pending (their
+   * deliveries go with them, by cascade): deliveries are kept as long as finished actions.
+   */
+  async purgeWebhookEvents(retentionDays: number, batchSize: number): Promise<number> {
+    return this.underLock(
+      `DELETE FROM webhook_events WHERE id IN (
+         SELECT e.id FROM webhook_events e WHERE e.created_at < now() - make_interval(days => $1)
+           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
+         ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [retentionDays, batchSize],
+    );
+  }
+
   /** One batch of idempotency keys past their 24 h. */
   async purgeExpiredIdempotencyKeys(batchSize: number): Promise<number> {
     return this.underLock(

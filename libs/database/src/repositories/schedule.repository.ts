@@ -5,6 +5,7 @@ import { Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { hydrate } from './hydrate';
 import { UnnestColumns } from './unnest-columns';
+import { noticeColumns, outboxInsertSql } from './webhook-outbox';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
 const PROMOTER_LOCK = 0x70756e63; // "punc"
@@ -16,6 +17,7 @@ const NO_ACTION_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
   ['last_error', 'text', (t) => t.after.lastError],
   ['entry_to', 'varchar', (t) => t.history[0].to],
   ['entry_note', 'text', (t) => t.history[0].note],
+  ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
 ]);
 
 /** The columns a job needs: what ActionQueues.enqueue takes. */
@@ -103,10 +105,12 @@ export class ScheduleRepository {
        ), changed AS (
          UPDATE actions a SET status = t.status, last_error = t.last_error, finished_at = now(), updated_at = clock_timestamp()
          FROM target t WHERE a.id = t.id AND a.revision = t.revision AND a.status = 'PENDING'
-         RETURNING a.id, a.action, a.occurrence, t.entry_to, t.entry_note
+         RETURNING a.*, t.entry_to, t.entry_note, t.notice_type, t.notice_occurrence, t.notice_attempt, t.notice_note
        ), history AS (
          INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
          SELECT id, occurrence, 'PENDING', entry_to, 0, entry_note, clock_timestamp() FROM changed
+       ), notices AS (
+         ${outboxInsertSql('changed', ['entry_to', 'entry_note'])}
        )
        SELECT id, action FROM changed`,
       NO_ACTION_COLUMNS.values(transitions),

@@ -1,3 +1,4 @@
+import type { ActionNotice } from './lifecycle-notice';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { ActionRetryPolicy } from './retry-policy';
 
@@ -30,6 +31,8 @@ export interface ActionState {
   readonly retryPolicy: ActionRetryPolicy | null;
   readonly data: Record<string, unknown>;
   readonly metadata: Record<string, unknown>;
+  /** Receives this action's lifecycle webhooks, signed with the creating API key's secret. */
+  readonly callbackUrl: string | null;
   /** Bumped with every new due time, so a job queued for an older one can never claim the action. */
   readonly revision: number;
 }
@@ -44,13 +47,15 @@ export interface HistoryDraft {
   readonly note: string | null;
 }
 
-/** The result of one lifecycle event: the state after it, and what to append to the history. */
+/** The result of one lifecycle event: the state after it, what to append to the history, and what to tell the client. */
 export interface Transition<S extends ActionState = ActionState> {
   readonly before: S;
   readonly after: S;
   readonly history: readonly HistoryDraft[];
   /** The action reached COMPLETED, FAILED or NO_ACTION now (retention counts from here). */
   readonly finished: boolean;
+  /** Written with the change, in the same statement, for webhook delivery; null when there is nothing to tell. */
+  readonly notice: ActionNotice | null;
 }
 
 /** The attempt a claim starts: the failed attempts of the occurrence so far, plus this one. */

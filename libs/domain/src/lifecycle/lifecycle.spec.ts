@@ -30,6 +30,7 @@ function state(overrides: Partial<ActionState> = {}): ActionState {
     retryPolicy: null,
     data: {},
     metadata: {},
+    callbackUrl: null,
     revision: 4,
     ...overrides,
   };
@@ -292,6 +293,28 @@ describe('the action lifecycle', () => {
     expect(result.finished).toBe(finished);
   });
 
+  // [name, state before, event, expected notice (null: the client is told nothing)]
+  it.each<[string, ActionState, LifecycleEvent, object | null]>([
+    ['success of the last occurrence', state(), ok(), { type: 'action.succeeded', occurrence: 1, attempt: 1, note: 'HTTP 200' }],
+    ['success with occurrences to come', hourly({ occurrence: 3, retryCount: 1 }), ok(), { type: 'action.succeeded', occurrence: 3, attempt: 2 }],
+    ['a failure with retries left', state(), fail(), { type: 'action.attempt_failed', occurrence: 1, attempt: 1, note: 'HTTP 500' }],
+    ['the last failure', state({ retryCount: 2 }), fail(), { type: 'action.failed', attempt: 3, note: 'HTTP 500' }],
+    [
+      'a lost attempt with retries left',
+      state({ retryCount: 1 }),
+      { type: 'interrupted', retryPolicy: policy },
+      { type: 'action.attempt_failed', attempt: 2, note: 'attempt 2 was interrupted (worker lost)' },
+    ],
+    ['a lost last attempt', state({ retryCount: 2 }), { type: 'interrupted', retryPolicy: policy }, { type: 'action.failed', attempt: 3 }],
+    ['an unknown type', state({ status: ActionStatus.Pending }), { type: 'typeUnknown', note: 'no module' }, { type: 'action.no_action', attempt: 0 }],
+    ["a client's change", state({ status: ActionStatus.Pending }), { type: 'patched', changes: { metadata: { a: 1 } } }, null],
+    ['a manual retry', state({ status: ActionStatus.Failed }), { type: 'retriedManually', now }, null],
+  ])('notice of %s', (_name, before, event, notice) => {
+    const result = transition(before, event);
+    if (notice === null) expect(result.notice).toBeNull();
+    else expect(result.notice).toMatchObject(notice);
+  });
+
   it.each<[string, ActionState, LifecycleEvent]>([
     ['success of an attempt that is not running', state({ status: ActionStatus.Pending }), ok()],
     ['failure of a finished action', state({ status: ActionStatus.Completed }), fail()],
@@ -336,6 +359,7 @@ describe('the action lifecycle', () => {
       endAt: null,
       misfirePolicy: MisfirePolicy.RunOnce,
       retryPolicy: null,
+      callbackUrl: null,
     };
     const { state: created, history } = newActionState(request, now);
     expect(created).toMatchObject({

@@ -3,11 +3,12 @@ import { nextRetryDelay } from '../next-retry-delay';
 import { Schedule, firstOccurrenceAfter, latestOccurrenceNotAfter, nextOccurrence } from '../schedule/schedule';
 import { ActionState, HistoryDraft, Transition, attemptNumber } from './action-state';
 import { TransitionRefusedError } from './lifecycle.errors';
+import { noticeOf } from './lifecycle-notice';
 import { storableNote } from './note';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
 
-/** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt` and `retryPolicy`. */
+/** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
 export interface ActionChanges {
   executionTime?: Date;
   data?: Record<string, unknown>;
@@ -20,6 +21,7 @@ export interface ActionChanges {
   endAt?: Date | null;
   misfirePolicy?: MisfirePolicy;
   retryPolicy?: ActionRetryPolicy | null;
+  callbackUrl?: string | null;
 }
 
 /** Everything that moves an action along its lifecycle, besides its creation and its claim by a worker. */
@@ -58,7 +60,8 @@ export type LifecycleEvent =
 export function transition<S extends ActionState>(state: S, event: LifecycleEvent): Transition<S> {
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
-  return { before: state, after, history: [{ from: state.status, occurrence: state.occurrence, ...result.entry }], finished: result.finished ?? false };
+  const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
+  return { before: state, after, history: [entry], finished: result.finished ?? false, notice: noticeOf(state, after, event, entry) };
 }
 
 interface Outcome {
@@ -199,7 +202,7 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
  */
 function patched(state: ActionState, changes: ActionChanges): Outcome {
   const next: { -readonly [K in keyof ActionState]?: ActionState[K] } = {};
-  for (const field of ['data', 'metadata', 'misfirePolicy', 'executionRemainder', 'endAt', 'retryPolicy', 'timezone'] as const) {
+  for (const field of ['data', 'metadata', 'misfirePolicy', 'executionRemainder', 'endAt', 'retryPolicy', 'timezone', 'callbackUrl'] as const) {
     if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
   }
   if (changes.frequency !== undefined) Object.assign(next, { frequency: changes.frequency, cron: null });

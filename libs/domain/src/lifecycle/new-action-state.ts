@@ -18,6 +18,7 @@ export interface ActionRequest {
   endAt: Date | null;
   misfirePolicy: MisfirePolicy;
   retryPolicy: ActionRetryPolicy | null;
+  callbackUrl: string | null;
 }
 
 /**

@@ -7,7 +7,9 @@ import { processMetricsRegistry } from './process-metrics';
 /** How an attempt ended, as `punctual_attempts_total` counts it. */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';
 export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'no_action'];
+/** How a delivery attempt ended: `failed` counts every failed attempt, retried or not. */
 export const WEBHOOK_OUTCOMES = ['succeeded', 'failed'] as const;
+export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
 /** 1 ms to 10 min: a healthy system lives in the first buckets, a stalled one in the last. */
 export const FIRING_LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
@@ -28,6 +30,7 @@ export class PunctualMetrics {
   private readonly firingLagSeconds: Histogram<'action'>;
   private readonly overdue: Gauge;
   private readonly ready: Gauge;
+  private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
   constructor(config: PunctualConfig, types: ActionTypeRegistry) {
@@ -57,9 +60,9 @@ export class PunctualMetrics {
       help: "Whether this process passed its readiness check (Postgres, Redis, and a worker's queue consumers) when last checked, every few seconds",
       registers,
     });
-    const webhooks = new Counter({
+    this.webhookDeliveries = new Counter({
       name: 'punctual_webhook_deliveries_total',
-      help: 'Lifecycle webhook deliveries, by outcome',
+      help: 'Lifecycle webhook delivery attempts, by outcome (succeeded: a 2xx answer or a sent email)',
       labelNames: ['outcome'],
       registers,
     });
@@ -76,7 +79,7 @@ export class PunctualMetrics {
       this.firingLagSeconds.zero({ action });
       for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome).inc(0);
     }
-    for (const outcome of WEBHOOK_OUTCOMES) webhooks.labels(outcome).inc(0);
+    for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.labels(outcome).inc(0);
   }
 
   actionsCreated(actions: readonly { action: string }[]): void {
@@ -91,6 +94,10 @@ export class PunctualMetrics {
   /** An attempt started `lagMs` after it was due (never below 0: a skewed worker clock is not an early run). */
   attemptStarted(action: string, lagMs: number): void {
     if (this.enabled) this.firingLagSeconds.labels(action).observe(Math.max(0, lagMs) / 1000);
+  }
+
+  webhookAttemptEnded(outcome: WebhookOutcome): void {
+    if (this.enabled) this.webhookDeliveries.labels(outcome).inc();
   }
 
   overdueActions(count: number): void {

@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionEntity, HistoryRecord, JsonObject } from '@app/database';
+import { ActionEntity, ActionResource, HistoryRecord, JsonObject, actionResource } from '@app/database';
 import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
 
-export class ActionResponse {
+export class ActionResponse implements ActionResource {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'SEND_NOTIFICATION' }) action: string;
   @ApiProperty({ enum: ActionStatus }) status: ActionStatus;
@@ -24,6 +24,7 @@ export class ActionResponse {
   @ApiProperty({ enum: MisfirePolicy, nullable: true, description: 'Null for a one-off action' }) misfirePolicy: MisfirePolicy | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: "The action's own retry policy, or null" })
   retryPolicy: ActionRetryPolicy | null;
+  @ApiProperty({ type: 'string', nullable: true, description: "Receives this action's lifecycle webhooks" }) callbackUrl: string | null;
   @ApiProperty({ type: 'integer' }) retryCount: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
   @ApiProperty({ type: 'integer', description: 'Current occurrence, 1-based; the idempotency key is `<id>:<occurrence>`' })
@@ -34,28 +35,7 @@ export class ActionResponse {
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
   static from(entity: ActionEntity): ActionResponse {
-    return {
-      id: entity.id,
-      action: entity.action,
-      status: entity.status,
-      executionTime: entity.executionTime.toISOString(),
-      data: entity.data,
-      metadata: entity.metadata,
-      repeat: entity.repeat,
-      frequency: entity.repeat ? entity.frequency : null,
-      executionRemainder: entity.repeat ? entity.executionRemainder : null,
-      cron: entity.repeat ? entity.cron : null,
-      timezone: entity.repeat ? entity.timezone : null,
-      endAt: entity.endAt?.toISOString() ?? null,
-      misfirePolicy: entity.repeat ? entity.misfirePolicy : null,
-      retryPolicy: entity.retryPolicy,
-      retryCount: entity.retryCount,
-      lastError: entity.lastError,
-      occurrence: entity.occurrence,
-      nextAttemptAt: entity.nextAttemptAt.toISOString(),
-      createdAt: entity.createdAt.toISOString(),
-      updatedAt: entity.updatedAt.toISOString(),
-    };
+    return actionResource(entity);
   }
 }
 

@@ -104,4 +104,9 @@ export class CreateActionDto {
   @OptionalNotNull()
   @IsRetryPolicy()
   retryPolicy?: ActionRetryPolicy;
+
+  @ApiPropertyOptional({ example: 'https://example.com/punctual-events', description: "Receives this action's lifecycle webhooks (http or https)" })
+  @OptionalNotNull()
+  @IsString()
+  callbackUrl?: string;
 }

@@ -15,7 +15,7 @@ const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most 
 
 /**
  * Body of `PATCH /actions/:id`; any other field is rejected. `data` and `metadata` replace the old
- * ones whole. Every field may be left out; `null` clears `endAt` and `retryPolicy` and is refused
+ * ones whole. Every field may be left out; `null` clears `endAt`, `retryPolicy` and `callbackUrl` and is refused
  * for every other field (`repeat: false` is how a schedule is cleared).
  */
 export class UpdateActionDto {
@@ -80,4 +80,9 @@ export class UpdateActionDto {
   @OptionalOrNull()
   @IsRetryPolicy()
   retryPolicy?: ActionRetryPolicy | null;
+
+  @ApiPropertyOptional({ type: 'string', nullable: true, description: 'null removes the callback URL' })
+  @OptionalOrNull()
+  @IsString()
+  callbackUrl?: string | null;
 }

@@ -1,0 +1,13 @@
+/** The id names no subscription. → 404 */
+export class WebhookNotFoundError extends Error {
+  constructor(readonly id: string) {
+    super(`Webhook subscription ${id} not found`);
+  }
+}
+
+/** Subscriptions need WEBHOOK_SECRET_KEY to keep their secrets encrypted. → 503 */
+export class WebhooksNotConfiguredError extends Error {
+  constructor() {
+    super('Webhook subscriptions are turned off: set WEBHOOK_SECRET_KEY (see .env.example) and restart the API');
+  }
+}

@@ -1,0 +1,81 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiSecurity,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  ApiUnauthorizedResponse,
+} from '@nestjs/swagger';
+import { SignatureGuard } from '@app/signature';
+import { InvalidRequestError } from '../actions/action.errors';
+import { ApiExceptionFilter } from '../actions/api-exception.filter';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { DeliveriesQuery } from './dto/deliveries.query';
+import { CreatedWebhookResponse, DeliveryPageResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
+import { WebhooksService } from './webhooks.service';
+
+const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('id must be a UUID') });
+
+@ApiTags('webhooks')
+@ApiSecurity('X-Punctual-Key')
+@ApiSecurity('X-Punctual-Timestamp')
+@ApiSecurity('X-Punctual-Nonce')
+@ApiSecurity('X-Punctual-Signature')
+@ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' })
+@UseGuards(SignatureGuard)
+@UseFilters(ApiExceptionFilter)
+@Controller('webhooks')
+export class WebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Post()
+  @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
+  @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
+  @ApiServiceUnavailableResponse({ description: 'WEBHOOK_SECRET_KEY is not set' })
+  async create(@Body() dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
+    const { subscription, secret } = await this.webhooks.create(dto);
+    return { ...WebhookResponse.from(subscription), secret };
+  }
+
+  @Get()
+  @ApiOkResponse({ type: WebhookListResponse })
+  async list(): Promise<WebhookListResponse> {
+    return { items: (await this.webhooks.list()).map(WebhookResponse.from) };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: WebhookResponse })
+  @ApiNotFoundResponse()
+  async get(@Param('id', ID) id: string): Promise<WebhookResponse> {
+    return WebhookResponse.from(await this.webhooks.get(id));
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'Deleted; its pending deliveries are dropped' })
+  @ApiNotFoundResponse()
+  async remove(@Param('id', ID) id: string): Promise<void> {
+    await this.webhooks.remove(id);
+  }
+
+  @Get(':id/deliveries')
+  @ApiOkResponse({ type: DeliveryPageResponse, description: 'Newest first' })
+  @ApiNotFoundResponse()
+  async deliveries(@Param('id', ID) id: string, @Query() query: DeliveriesQuery): Promise<DeliveryPageResponse> {
+    const page = await this.webhooks.deliveries(id, query.limit, query.cursor);
+    return { items: page.items.map(DeliveryResponse.from), nextCursor: page.nextCursor };
+  }
+
+  @Post(':id/test')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A webhook.test event is queued for this subscription' })
+  @ApiNotFoundResponse()
+  async test(@Param('id', ID) id: string): Promise<DeliveryResponse> {
+    return DeliveryResponse.from(await this.webhooks.test(id));
+  }
+}

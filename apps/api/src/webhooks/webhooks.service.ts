@@ -1,0 +1,94 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { PunctualConfig } from '@app/config';
+import { DeliveryRecord, SubscriptionRecord, WebhooksRepository } from '@app/database';
+import { ActionTypeRegistry } from '@app/fulfillment';
+import { EgressPolicy } from '@app/outbound';
+import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
+import { InvalidRequestError } from '../actions/action.errors';
+import { decodeCursor, encodeCursor } from '../actions/list-cursor';
+import { CreateWebhookDto } from './dto/create-webhook.dto';
+import { WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
+
+const DEFAULT_PAGE = 50;
+
+/** Webhook subscriptions: their rules, their encrypted secrets, and what was delivered to them. */
+@Injectable()
+export class WebhooksService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(WebhooksService.name);
+  private readonly cipher: SecretCipher;
+
+  constructor(
+    private readonly webhooks: WebhooksRepository,
+    private readonly types: ActionTypeRegistry,
+    private readonly egress: EgressPolicy,
+    private readonly config: PunctualConfig,
+  ) {
+    this.cipher = new SecretCipher(config.webhooks.secretKeys);
+  }
+
+  /** After a key rotation, secrets made with an older key are encrypted again with the first one. */
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.cipher.enabled) return;
+    const count = await this.webhooks.reencryptSecrets(
+      (stored) => this.cipher.isStale(stored),
+      (stored) => this.cipher.encrypt(this.cipher.decrypt(stored)),
+    );
+    if (count > 0) this.logger.log(`Encrypted ${count} subscription secret(s) again with the first WEBHOOK_SECRET_KEY`);
+  }
+
+  /** Stores a subscription; its secret is returned here only, and kept encrypted. */
+  async create(dto: CreateWebhookDto): Promise<{ subscription: SubscriptionRecord; secret: string }> {
+    if (!this.cipher.enabled) throw new WebhooksNotConfiguredError();
+    const problem = webhookUrlProblem(dto.url, 'url', this.egress, true);
+    if (problem) throw new InvalidRequestError(problem);
+    if (webhookTargetOf(dto.url)?.kind === 'email' && !this.config.smtp.url) {
+      throw new InvalidRequestError('url: mailto: subscriptions need SMTP_URL to be set on the workers and the API');
+    }
+    const unknown = (dto.actionTypes ?? []).filter((type) => !this.types.has(type));
+    if (unknown.length > 0)
+      throw new InvalidRequestError(`actionTypes: unknown type ${unknown.join(', ')}; known types are ${this.types.types().join(', ')}`);
+    const secret = newSubscriptionSecret();
+    const subscription = await this.webhooks.create({
+      id: randomUUID(),
+      url: dto.url,
+      events: dto.events,
+      actionTypes: dto.actionTypes ?? null,
+      description: dto.description ?? null,
+      secretCiphertext: this.cipher.encrypt(secret),
+    });
+    return { subscription, secret };
+  }
+
+  list(): Promise<SubscriptionRecord[]> {
+    return this.webhooks.list();
+  }
+
+  async get(id: string): Promise<SubscriptionRecord> {
+    const subscription = await this.webhooks.findById(id);
+    if (!subscription) throw new WebhookNotFoundError(id);
+    return subscription;
+  }
+
+  /** Stops deliveries to it at once: its pending deliveries are dropped with it. */
+  async remove(id: string): Promise<void> {
+    if (!(await this.webhooks.delete(id))) throw new WebhookNotFoundError(id);
+  }
+
+  /** Its deliveries, newest first. */
+  async deliveries(id: string, limit = DEFAULT_PAGE, cursor?: string): Promise<{ items: DeliveryRecord[]; nextCursor: string | null }> {
+    await this.get(id);
+    // The list cursor's (time, id) pair, here the delivery's creation time.
+    const after = cursor ? decodeCursor(cursor) : undefined;
+    const rows = await this.webhooks.deliveries(id, limit + 1, after && { createdAt: after.executionTime, id: after.id });
+    const items = rows.slice(0, limit);
+    const last = items[items.length - 1];
+    return { items, nextCursor: rows.length > limit ? encodeCursor({ executionTime: last.createdAt, id: last.id }) : null };
+  }
+
+  /** Queues a `webhook.test` event for this subscription alone. */
+  async test(id: string): Promise<DeliveryRecord> {
+    await this.get(id);
+    return this.webhooks.addTestEvent(id);
+  }
+}

@@ -1,0 +1,98 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Transporter, createTransport } from 'nodemailer';
+import { SentMessageInfo } from 'nodemailer/lib/smtp-transport';
+import { PunctualConfig } from '@app/config';
+import { AttemptResult, ClaimedDelivery } from '@app/database';
+import { Clock, storableNote } from '@app/domain';
+import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
+import { SecretCipher, WebhookTarget, signingKeyOf, webhookBody, webhookTargetOf } from '@app/webhooks';
+
+/** How much of a receiver's answer the delivery's `lastError` keeps. */
+const ANSWER_EXCERPT = 200;
+
+/** A delivery attempt that can never succeed, whatever the retries: it ends FAILED at once. */
+class UndeliverableError extends Error {}
+
+/**
+ * Makes one delivery attempt: a signed POST through the outbound client (egress policy, no
+ * redirects, timeout) or an email through `SMTP_URL`, and says how it went. Never throws for a
+ * receiver's failure; the caller records the result.
+ */
+@Injectable()
+export class WebhookSender implements OnModuleDestroy {
+  private readonly cipher: SecretCipher;
+  private readonly mail: Transporter<SentMessageInfo> | null;
+
+  constructor(
+    private readonly outbound: OutboundClient,
+    private readonly config: PunctualConfig,
+    private readonly clock: Clock,
+  ) {
+    this.cipher = new SecretCipher(config.webhooks.secretKeys);
+    this.mail = config.smtp.url ? createTransport(config.smtp.url) : null;
+  }
+
+  /** Sends `delivery`; a failure carries the delay before the next attempt, or null when none is left. */
+  async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
+    const body = webhookBody(delivery.event);
+    const target = webhookTargetOf(delivery.url);
+    try {
+      if (!target) throw new UndeliverableError(`${delivery.url} is not a webhook URL`);
+      return await this.sendTo(target, delivery, body);
+    } catch (error) {
+      const permanent = error instanceof UndeliverableError || error instanceof PermanentOutboundError;
+      return { kind: 'failed', statusCode: null, error: (error as Error).message, retryInMs: permanent ? null : this.retryDelay(delivery) };
+    }
+  }
+
+  onModuleDestroy(): void {
+    this.mail?.close();
+  }
+
+  private async sendTo(target: WebhookTarget, delivery: ClaimedDelivery, body: string): Promise<AttemptResult> {
+    if (target.kind === 'email') {
+      if (!this.mail) throw new Error('SMTP_URL is not set: email subscriptions cannot be sent');
+      await this.mail.sendMail({
+        from: this.config.smtp.from,
+        to: target.address,
+        subject: emailSubject(delivery.event),
+        text: JSON.stringify(JSON.parse(body), null, 2),
+        headers: { 'webhook-id': delivery.event.id },
+      });
+      return { kind: 'delivered', statusCode: null };
+    }
+    const signed = standardWebhookHeaders({ id: delivery.event.id, timestamp: this.clock.now(), body }, this.signingKey(delivery));
+    const response = await this.outbound.send({
+      url: target.url.toString(),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'user-agent': 'Punctual-Webhooks', ...signed },
+      body,
+      timeoutMs: this.config.webhooks.timeoutMs,
+    });
+    if (response.status >= 200 && response.status < 300) return { kind: 'delivered', statusCode: response.status };
+    const excerpt = storableNote(response.body.subarray(0, ANSWER_EXCERPT).toString('utf8'));
+    return {
+      kind: 'failed',
+      statusCode: response.status,
+      error: `HTTP ${response.status}${excerpt ? `: ${excerpt}` : ''}`,
+      retryInMs: this.retryDelay(delivery),
+    };
+  }
+
+  /** A subscription's `whsec_` secret; an action's callback is keyed with its creating API key's secret. */
+  private signingKey(delivery: ClaimedDelivery): Buffer {
+    if (delivery.secretCiphertext !== null) return signingKeyOf(this.cipher.decrypt(delivery.secretCiphertext));
+    const secret = delivery.apiKeyId === null ? undefined : this.config.auth.apiKeys.get(delivery.apiKeyId);
+    if (secret === undefined) throw new UndeliverableError(`API key ${delivery.apiKeyId ?? '(none)'} is not configured: the callback cannot be signed`);
+    return Buffer.from(secret, 'utf8');
+  }
+
+  /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt; null once they are used up. */
+  private retryDelay(delivery: ClaimedDelivery): number | null {
+    return this.config.webhooks.backoffDelaysMs[delivery.attempts] ?? null;
+  }
+}
+
+function emailSubject(event: ClaimedDelivery['event']): string {
+  return event.action ? `[Punctual] ${event.type}: ${event.action.action} ${event.action.id}` : `[Punctual] ${event.type}`;
+}

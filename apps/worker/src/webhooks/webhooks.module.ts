@@ -1,0 +1,9 @@
+import { Module } from '@nestjs/common';
+import { OutboundModule } from '@app/outbound';
+import { WebhookConsumer } from './webhook-consumer';
+import { WebhookPumpLoop } from './webhook-pump.loop';
+import { WebhookSender } from './webhook-sender';
+
+/** Delivers lifecycle webhooks from the Postgres outbox, through the webhook queue. */
+@Module({ imports: [OutboundModule], providers: [WebhookPumpLoop, WebhookConsumer, WebhookSender] })
+export class WebhooksModule {}

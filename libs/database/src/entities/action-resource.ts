@@ -1,0 +1,54 @@
+import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
+import { ActionEntity, JsonObject } from './action.entity';
+
+/** An action as clients see it: in API answers, and in the lifecycle webhooks that describe it. */
+export interface ActionResource {
+  id: string;
+  action: string;
+  status: ActionStatus;
+  executionTime: string;
+  data: JsonObject;
+  metadata: JsonObject;
+  repeat: boolean;
+  frequency: Frequency | null;
+  executionRemainder: number | null;
+  cron: string | null;
+  timezone: string | null;
+  endAt: string | null;
+  misfirePolicy: MisfirePolicy | null;
+  retryPolicy: ActionRetryPolicy | null;
+  callbackUrl: string | null;
+  retryCount: number;
+  lastError: string | null;
+  occurrence: number;
+  nextAttemptAt: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The resource of a stored action; schedule fields are null for a one-off action. */
+export function actionResource(entity: ActionEntity): ActionResource {
+  return {
+    id: entity.id,
+    action: entity.action,
+    status: entity.status,
+    executionTime: entity.executionTime.toISOString(),
+    data: entity.data,
+    metadata: entity.metadata,
+    repeat: entity.repeat,
+    frequency: entity.repeat ? entity.frequency : null,
+    executionRemainder: entity.repeat ? entity.executionRemainder : null,
+    cron: entity.repeat ? entity.cron : null,
+    timezone: entity.repeat ? entity.timezone : null,
+    endAt: entity.endAt?.toISOString() ?? null,
+    misfirePolicy: entity.repeat ? entity.misfirePolicy : null,
+    retryPolicy: entity.retryPolicy,
+    callbackUrl: entity.callbackUrl,
+    retryCount: entity.retryCount,
+    lastError: entity.lastError,
+    occurrence: entity.occurrence,
+    nextAttemptAt: entity.nextAttemptAt.toISOString(),
+    createdAt: entity.createdAt.toISOString(),
+    updatedAt: entity.updatedAt.toISOString(),
+  };
+}

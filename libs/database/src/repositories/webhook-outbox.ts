@@ -1,0 +1,26 @@
+import { ActionNotice } from '@app/domain';
+import { UnnestColumn } from './unnest-columns';
+
+/** A transition's notice as batch columns: `notice_type` is null when the transition tells nobody anything. */
+export function noticeColumns<T>(noticeOf: (item: T) => ActionNotice | null): UnnestColumn<T>[] {
+  return [
+    ['notice_type', 'varchar', (item) => noticeOf(item)?.type ?? null],
+    ['notice_occurrence', 'integer', (item) => noticeOf(item)?.occurrence ?? null],
+    ['notice_attempt', 'integer', (item) => noticeOf(item)?.attempt ?? null],
+    ['notice_note', 'text', (item) => noticeOf(item)?.note ?? null],
+  ];
+}
+
+/**
+ * The statement part that writes the notices of the rows a state change returned (`a.*` plus the
+ * notice columns) into the webhook outbox, in the same statement as the change: an event exists
+ * exactly when its change committed. `extraColumns` are the returned columns that are not the
+ * action's, left out of the stored snapshot. Triggers drop events nobody listens to.
+ */
+export function outboxInsertSql(changed: string, extraColumns: readonly string[]): string {
+  const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note'].map((c) => `'${c}'`).join(', ');
+  return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, action, callback_url, api_key_id)
+         SELECT c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note,
+           to_jsonb(c) - ARRAY[${notAction}]::text[], c.callback_url, c.api_key_id
+         FROM ${changed} c WHERE c.notice_type IS NOT NULL`;
+}

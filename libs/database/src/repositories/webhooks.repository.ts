@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
+
+export interface SubscriptionRecord {
+  id: string;
+  url: string;
+  events: string[];
+  actionTypes: string[] | null;
+  description: string | null;
+  secretCiphertext: string;
+  createdAt: Date;
+}
+
+export interface DeliveryRecord {
+  id: string;
+  type: string;
+  actionId: string | null;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  createdAt: Date;
+  deliveredAt: Date | null;
+}
+
+const SUBSCRIPTION = `id, url, events, action_types AS "actionTypes", description, secret_ciphertext AS "secretCiphertext", created_at AS "createdAt"`;
+const DELIVERY = `d.id, e.type, e.action_id AS "actionId", d.status, d.attempts, d.last_status_code AS "lastStatusCode",
+  d.last_error AS "lastError", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`;
+
+/** Webhook subscriptions and what was delivered to them, as the API reads and changes them. */
+@Injectable()
+export class WebhooksRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async create(subscription: Omit<SubscriptionRecord, 'createdAt'>): Promise<SubscriptionRecord> {
+    const [row]: SubscriptionRecord[] = await this.dataSource.query(
+      `INSERT INTO webhook_subscriptions (id, url, events, action_types, description, secret_ciphertext)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SUBSCRIPTION}`,
+      [subscription.id, subscription.url, subscription.events, subscription.actionTypes, subscription.description, subscription.secretCiphertext],
+    );
+    return row;
+  }
+
+  list(): Promise<SubscriptionRecord[]> {
+    return this.dataSource.query(`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions ORDER BY created_at, id`);
+  }
+
+  async findById(id: string): Promise<SubscriptionRecord | null> {
+    const [row]: SubscriptionRecord[] = await this.dataSource.query(`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions WHERE id = $1`, [id]);
+    return row ?? null;
+  }
+
+  /** Deletes the subscription and, by cascade, its deliveries (pending ones are never sent). */
+  async delete(id: string): Promise<boolean> {
+    const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM webhook_subscriptions WHERE id = $1`, [id]);
+    return deleted === 1;
+  }
+
+  /** Newest first, in keyset order after `after`. */
+  deliveries(subscriptionId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryRecord[]> {
+    return this.dataSource.query(
+      `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+       WHERE d.subscription_id = $1 AND ($3::timestamptz IS NULL OR (d.created_at, d.id) < ($3, $4::uuid))
+       ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+      [subscriptionId, limit, after?.createdAt ?? null, after?.id ?? null],
+    );
+  }
+
+  /** Stores a `webhook.test` event for this subscription alone; the outbox triggers add its delivery. */
+  async addTestEvent(subscriptionId: string): Promise<DeliveryRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      const [event]: { id: string }[] = await manager.query(
+        `INSERT INTO webhook_events (type, subscription_id) VALUES ('webhook.test', $1) RETURNING id`,
+        [subscriptionId],
+      );
+      const [delivery]: DeliveryRecord[] = await manager.query(
+        `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = $1`,
+        [event.id],
+      );
+      return delivery;
+    });
+  }
+
+  /** Subscriptions whose secret `isStale` says was encrypted with an older key. */
+  async reencryptSecrets(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
+    const rows: { id: string; secretCiphertext: string }[] = await this.dataSource.query(
+      `SELECT id, secret_ciphertext AS "secretCiphertext" FROM webhook_subscriptions`,
+    );
+    const stale = rows.filter((row) => isStale(row.secretCiphertext));
+    for (const row of stale) {
+      await this.dataSource.query(`UPDATE webhook_subscriptions SET secret_ciphertext = $2 WHERE id = $1 AND secret_ciphertext = $3`, [
+        row.id,
+        reencrypt(row.secretCiphertext),
+        row.secretCiphertext,
+      ]);
+    }
+    return stale.length;
+  }
+}

@@ -1,0 +1,42 @@
+import { ActionStatus } from '../action-vocabulary';
+import { ActionState, HistoryDraft, attemptNumber } from './action-state';
+import type { LifecycleEvent } from './lifecycle';
+
+/** What happened to an action that its client is told about (lifecycle webhooks). */
+export const ACTION_NOTICE_TYPES = ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action'] as const;
+export type ActionNoticeType = (typeof ACTION_NOTICE_TYPES)[number];
+
+/** Every event type a webhook subscription can ask for: the action notices, and the subscription's own test. */
+export const WEBHOOK_EVENT_TYPES = [...ACTION_NOTICE_TYPES, 'webhook.test'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** A transition's notice: which event, for which attempt of which occurrence, with the attempt's note. */
+export interface ActionNotice {
+  readonly type: ActionNoticeType;
+  readonly occurrence: number;
+  readonly attempt: number;
+  readonly note: string | null;
+}
+
+/**
+ * The notice a transition gives, or null: an attempt's end (succeeded, failed and retried, failed
+ * for good, lost with its worker) and the end of an action no module knows. A client's own change
+ * or retry tells it nothing it does not know.
+ */
+export function noticeOf(before: ActionState, after: ActionState, event: LifecycleEvent, entry: HistoryDraft): ActionNotice | null {
+  const failedType = after.status === ActionStatus.Failed ? 'action.failed' : 'action.attempt_failed';
+  switch (event.type) {
+    case 'succeeded':
+      return { type: 'action.succeeded', occurrence: before.occurrence, attempt: entry.attempt, note: entry.note };
+    case 'failed':
+      return { type: failedType, occurrence: before.occurrence, attempt: entry.attempt, note: entry.note };
+    case 'interrupted':
+      // The entry opens the next attempt; the notice is about the one that was lost.
+      return { type: failedType, occurrence: before.occurrence, attempt: attemptNumber(before), note: after.lastError };
+    case 'typeUnknown':
+      return { type: 'action.no_action', occurrence: before.occurrence, attempt: entry.attempt, note: entry.note };
+    case 'patched':
+    case 'retriedManually':
+      return null;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './subscription-secret';
+export * from './webhook-body';
+export * from './webhook-job';
+export * from './webhook-target';
