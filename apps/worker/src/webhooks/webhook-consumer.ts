@@ -6,6 +6,8 @@ import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
 import { WebhookSender } from './webhook-sender';
 
+/** A claim outlives the attempt's timeout by this much, for recording its result. */
+const CLAIM_MARGIN_MS = 2000;
 /** How long a delivery waits when its target already has its share of running deliveries. */
 const TARGET_BUSY_DELAY_MS = 1000;
 
@@ -33,6 +35,9 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
       connection: { ...redisOptionsFromUrl(this.config.redis.url), maxRetriesPerRequest: null },
       prefix: this.config.redis.queuePrefix,
       concurrency: this.config.webhooks.concurrency,
+      // A dead worker's job is handed to another once it is stalled this long, as its claim lapses.
+      lockDuration: this.claimMs(),
+      stalledInterval: this.claimMs(),
     });
     this.worker.on('error', (error) => this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`));
   }
@@ -43,7 +48,7 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
 
   private async run(job: Job<WebhookJobData>, token?: string): Promise<void> {
     const { deliveryId, attempts } = job.data;
-    const claimed = await this.deliveries.claim(deliveryId, attempts, this.config.webhooks.timeoutMs + 5000);
+    const claimed = await this.deliveries.claim(deliveryId, attempts, this.claimMs());
     if (claimed === null) return; // stale or duplicate job, or a deleted subscription
     if ('dueInMs' in claimed) return this.delay(job, token, claimed.dueInMs);
     const target = claimed.subscriptionId ?? claimed.url;
@@ -64,6 +69,10 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
       if (left === 0) this.runningByTarget.delete(target);
       else this.runningByTarget.set(target, left);
     }
+  }
+
+  private claimMs(): number {
+    return this.config.webhooks.timeoutMs + CLAIM_MARGIN_MS;
   }
 
   private async delay(job: Job<WebhookJobData>, token: string | undefined, ms: number): Promise<never> {
