@@ -7,7 +7,7 @@ import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { httpRequestExample, notificationExample } from './support/fixtures';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { deliveriesWhen, subscribe, verifiedEvent } from './support/webhooks';
-import { startWorker } from './support/worker-test-app';
+import { startWorker, workerHttpUrl } from './support/worker-test-app';
 
 const EVERY_ACTION_EVENT = ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action'];
 
@@ -183,6 +183,19 @@ describe('Lifecycle webhooks', () => {
       for (const call of receiver.calls) expect(verifiedEvent(call, secret).type).toBe('action.succeeded');
       // Every attempt carries the same body.
       expect(new Set(receiver.calls.map((c) => c.body)).size).toBe(1);
+    });
+
+    it('counts delivery attempts by outcome in punctual_webhook_deliveries_total', async () => {
+      const scrape = async () =>
+        (await (await fetch(`${workerHttpUrl(worker)}/metrics`)).text()).match(/^punctual_webhook_deliveries_total\{outcome="(\w+)"\} (\d+)$/gm) ?? [];
+      const counts = async () => Object.fromEntries((await scrape()).map((line) => [/outcome="(\w+)"/.exec(line)![1], Number(line.split(' ')[1])]));
+      const before = await counts();
+      const { id } = await subscribe(api.client, receiver.url(), { events: ['action.succeeded'] });
+      receiver.failNext(1, 503);
+      await runAction();
+      await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'DELIVERED');
+      const after = await counts();
+      expect([after.succeeded - before.succeeded, after.failed - before.failed]).toEqual([1, 1]);
     });
 
     it('ends FAILED after the last delay of WEBHOOK_BACKOFF_DELAYS_MS, with the last answer', async () => {
