@@ -99,7 +99,7 @@ export class Stores {
   }
 
   async reset(): Promise<void> {
-    await this.db.query(`TRUNCATE actions, action_history, idempotency_keys, accepted_nonces`);
+    await this.db.query(`TRUNCATE actions, action_history, idempotency_keys, accepted_nonces, webhook_subscriptions, webhook_events, webhook_deliveries`);
     await this.db.query(`UPDATE scheduler_state SET promoted_until = '-infinity'`);
     await this.redis.flushdb();
   }

@@ -17,6 +17,7 @@ import { boundedReads, ReadFigures } from './workloads/reads';
 import { ObservabilityFigures, observabilityCost } from './workloads/observability';
 import { firingPrecision, LagFigures, throughput } from './workloads/scheduling';
 import { createNoopActions, pgBoss, punctual, rawBullmq, System } from './workloads/systems';
+import { WebhookFigures, webhookThroughput } from './workloads/webhooks';
 
 const quick = process.argv.includes('--quick');
 const SIZES = quick
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
       }
     }
     await messageThroughput(client, stores);
+    report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) });
     await backlogMemory(client, stores);
     report('boundedReads', await boundedReads(client, stores, SIZES.reads));
     report('occurrenceCost', { schedules: occurrenceCost(SIZES.calendars.calls) });
@@ -194,6 +196,12 @@ function printTable(): void {
     'MESSAGE throughput, no-op sibling over Redis, 1 worker',
     `${message.jobsPerSec}/s → ${(message.jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × the no-op type`,
     '≥ 0.7 × the no-op type',
+  ]);
+  const webhooks = find<WebhookFigures>('webhooks')!;
+  rows.push([
+    'throughput with one webhook subscription on every event, 1 worker',
+    `${webhooks.jobsPerSec}/s vs ${webhooks.withoutWebhooksJobsPerSec}/s without → ${(webhooks.jobsPerSec / webhooks.withoutWebhooksJobsPerSec).toFixed(2)} ×; ${webhooks.eventsReceived} events received, ${webhooks.eventsLost} lost, all within ${webhooks.allDeliveredAfterSec} s`,
+    '≥ 0.6 × without, 0 lost',
   ]);
   for (const [duePerSec, target] of [
     [500, '≤ 25 ms, none early (Redis hz 100)'],

@@ -41,6 +41,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       endAt: null,
       misfirePolicy: 'RUN_ONCE',
       retryPolicy: null,
+      callbackUrl: null,
       retryCount: 0,
       lastError: null,
       occurrence: 1,

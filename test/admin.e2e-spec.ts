@@ -16,14 +16,14 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
     expect((await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basic('admin', 'wrong') })).status).toBe(401);
   });
 
-  it('serves the board and lists one queue per action type with credentials', async () => {
+  it('serves the board and lists one queue per action type, and the webhook queue, with credentials', async () => {
     const page = await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basic('admin', 'admin-password') });
     expect(page.status).toBe(200);
     expect(await page.text()).toMatch(/<title>Punctual<\/title>|Punctual/);
     const queues = await fetch(`${api.client.baseUrl}/admin/queues/api/queues`, { headers: basic('admin', 'admin-password') });
     expect(queues.status).toBe(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION']);
+    expect(names).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION', 'webhooks']);
   });
 
   it('/health reports Postgres and Redis without a signature', async () => {
@@ -47,6 +47,10 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       '/health',
       '/health/live',
       '/health/ready',
+      '/webhooks',
+      '/webhooks/{id}',
+      '/webhooks/{id}/deliveries',
+      '/webhooks/{id}/test',
     ]);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([
       'X-Punctual-Key',

@@ -42,7 +42,10 @@ describe('Retention purge', () => {
     const subscription = (await api.client.post('/webhooks', { url: 'https://example.com/h', events: ['webhook.test'] })).body.id;
     const testEvent = async (daysAgo: number, status: string) => {
       const delivery = (await api.client.post(`/webhooks/${subscription}/test`)).body.id;
-      const [[{ event_id: eventId }]] = await api.db.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1 RETURNING event_id`, [delivery, status]);
+      const [[{ event_id: eventId }]] = await api.db.query(`UPDATE webhook_deliveries SET status = $2 WHERE id = $1 RETURNING event_id`, [
+        delivery,
+        status,
+      ]);
       await api.db.query(`UPDATE webhook_events SET created_at = now() - make_interval(days => $2) WHERE id = $1`, [eventId, daysAgo]);
       return delivery;
     };

@@ -1,0 +1,59 @@
+import { HttpReceiver, waitUntil } from '@app/testing';
+import { BenchClient } from '../bench-client';
+import { Stores } from '../harness';
+import { throughput } from './scheduling';
+import { System, punctual } from './systems';
+
+export interface WebhookFigures {
+  /** No-op actions fulfilled per second with one subscription on every event, beside none. */
+  jobsPerSec: number;
+  withoutWebhooksJobsPerSec: number;
+  /** Events the receiver got (distinct webhook-ids), of one per action. */
+  eventsReceived: number;
+  eventsLost: number;
+  /** From the burst's due time until the receiver had every event. */
+  allDeliveredAfterSec: number;
+}
+
+/**
+ * Throughput of no-op actions with one subscription to every action event at a receiver on this
+ * machine, beside the same burst with no subscription; then counts the events that arrived.
+ */
+export async function webhookThroughput(client: BenchClient, stores: Stores, workers: number, count: number): Promise<WebhookFigures> {
+  const receiver = await new HttpReceiver().start();
+  try {
+    const without = await throughput(punctual(client, stores), workers, count);
+    const base = punctual(client, stores, { name: 'Punctual + webhooks' });
+    let startedAt = 0;
+    const withSubscription: System = {
+      ...base,
+      async start(workerCount) {
+        const running = await base.start(workerCount);
+        const res = await client.post('/webhooks', {
+          url: receiver.url(),
+          events: ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action'],
+        });
+        if (res.status !== 201) throw new Error(`POST /webhooks answered ${res.status}: ${JSON.stringify(res.body)}`);
+        startedAt = Date.now();
+        return running;
+      },
+    };
+    const withWebhooks = await throughput(withSubscription, workers, count);
+    // The burst's actions are the ones left in the table (the warm-up's were removed); their events are counted.
+    const burst = new Set((await stores.db.query<{ id: string }>(`SELECT id FROM actions`)).rows.map((row) => row.id));
+    const actionIdOf = (body: string) => (JSON.parse(body) as { data: { action?: { id: string } } }).data.action?.id ?? '';
+    const receivedEvents = () =>
+      new Set(receiver.calls.filter((call) => burst.has(actionIdOf(call.body))).map((call) => String(call.headers['webhook-id']))).size;
+    await waitUntil('every event at the receiver', () => receivedEvents() >= count, 120_000, 100).catch(() => undefined);
+    const received = receivedEvents();
+    return {
+      jobsPerSec: withWebhooks.jobsPerSec,
+      withoutWebhooksJobsPerSec: without.jobsPerSec,
+      eventsReceived: received,
+      eventsLost: count - received,
+      allDeliveredAfterSec: Math.round((Date.now() - startedAt) / 100) / 10,
+    };
+  } finally {
+    await receiver.stop();
+  }
+}
