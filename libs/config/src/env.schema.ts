@@ -146,8 +146,8 @@ export const envSchema = z.object({
   WEBHOOK_SECRET_KEY: webhookSecretKeys.optional(),
   WEBHOOK_BACKOFF_DELAYS_MS: delayList.default('5000,30000,120000,600000,1800000,3600000,10800000,21600000,43200000,86400000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
-  WEBHOOK_CONCURRENCY: positiveInt.default(20),
-  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(4),
+  WEBHOOK_CONCURRENCY: positiveInt.default(50),
+  WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(10),
   SHUTDOWN_TIMEOUT_MS: positiveInt.default(30000),
   LOG_LEVEL: z.enum(['error', 'warn', 'log', 'debug', 'verbose']).default('log'),
   // `json` writes one JSON object per line for log shippers; `text` stays readable in a terminal.

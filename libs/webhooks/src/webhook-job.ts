@@ -8,6 +8,8 @@ export interface WebhookJobData {
   deliveryId: string;
   /** Attempts made before this job's one. */
   attempts: number;
+  /** Who receives it (a subscription id, or a digest of a callback URL), to share out concurrency. */
+  target: string;
 }
 
 /** One job per attempt of a delivery: `<delivery id>_a<attempt>`. */

@@ -4,23 +4,22 @@ import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
+import { TargetSlots } from './target-slots';
 import { WebhookSender } from './webhook-sender';
 
 /** A claim outlives the attempt's timeout by this much, for recording its result. */
 const CLAIM_MARGIN_MS = 2000;
-/** How long a delivery waits when its target already has its share of running deliveries. */
-const TARGET_BUSY_DELAY_MS = 1000;
 
 /**
  * Runs delivery attempts from the webhook queue, apart from the action queues so that a slow or
- * dead receiver never delays an action. A target (a subscription, or a callback URL) gets at most
+ * dead receiver never delays an action. A receiver (a subscription, or a callback URL) gets at most
  * WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION attempts at once per worker, so it cannot take every slot
  * from the other receivers; each attempt is bounded by WEBHOOK_TIMEOUT_MS.
  */
 @Injectable()
 export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookConsumer.name);
-  private readonly runningByTarget = new Map<string, number>();
+  private readonly slots: TargetSlots;
   private worker?: Worker<WebhookJobData>;
 
   constructor(
@@ -28,7 +27,9 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
     private readonly sender: WebhookSender,
     private readonly metrics: PunctualMetrics,
     private readonly config: PunctualConfig,
-  ) {}
+  ) {
+    this.slots = new TargetSlots(config.webhooks.concurrencyPerTarget);
+  }
 
   onApplicationBootstrap(): void {
     this.worker = new Worker<WebhookJobData>(WEBHOOK_QUEUE, (job, token) => this.run(job, token), {
@@ -47,27 +48,19 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
   }
 
   private async run(job: Job<WebhookJobData>, token?: string): Promise<void> {
-    const { deliveryId, attempts } = job.data;
-    const claimed = await this.deliveries.claim(deliveryId, attempts, this.claimMs());
-    if (claimed === null) return; // stale or duplicate job, or a deleted subscription
-    if ('dueInMs' in claimed) return this.delay(job, token, claimed.dueInMs);
-    const target = claimed.subscriptionId ?? claimed.url;
-    const running = this.runningByTarget.get(target) ?? 0;
-    if (running >= this.config.webhooks.concurrencyPerTarget) {
-      // Give the claim back by letting it lapse; the job comes back when the target has room.
-      await this.deliveries.release(deliveryId, attempts);
-      return this.delay(job, token, TARGET_BUSY_DELAY_MS);
-    }
-    this.runningByTarget.set(target, running + 1);
+    const { deliveryId, attempts, target } = job.data;
+    const slot = this.slots.take(target, Date.now());
+    if ('waitMs' in slot) return this.delay(job, token, slot.waitMs);
     try {
+      const claimed = await this.deliveries.claim(deliveryId, attempts, this.claimMs());
+      if (claimed === null) return; // stale or duplicate job, or a deleted subscription
+      if ('dueInMs' in claimed) return await this.delay(job, token, claimed.dueInMs);
       const result = await this.sender.send(claimed);
       this.metrics.webhookAttemptEnded(result.kind === 'delivered' ? 'succeeded' : 'failed');
       // Not recorded (claim lapsed and another attempt ran): the receiver got a duplicate, which at-least-once allows.
       await this.deliveries.record(deliveryId, attempts, result);
     } finally {
-      const left = (this.runningByTarget.get(target) ?? 1) - 1;
-      if (left === 0) this.runningByTarget.delete(target);
-      else this.runningByTarget.set(target, left);
+      slot.release(Date.now());
     }
   }
 

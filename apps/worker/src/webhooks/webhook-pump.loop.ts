@@ -50,7 +50,7 @@ export class WebhookPumpLoop implements OnApplicationBootstrap, BeforeApplicatio
         await this.queue.addBulk(
           batch.map((delivery) => ({
             name: 'deliver',
-            data: { deliveryId: delivery.id, attempts: delivery.attempts },
+            data: { deliveryId: delivery.id, attempts: delivery.attempts, target: delivery.target },
             opts: { jobId: webhookJobIdFor(delivery), delay: Math.max(0, delivery.nextAttemptAt.getTime() - now) },
           })),
         );

@@ -10,6 +10,8 @@ export interface QueueableDelivery {
   /** Attempts made so far; the job of the next one carries it, so each attempt is queued once. */
   attempts: number;
   nextAttemptAt: Date;
+  /** Who receives it: the subscription's id, or a digest of an action's callback URL (never the URL itself). */
+  target: string;
 }
 
 /** A delivery claimed for one attempt, with the event it carries and what it is signed with. */
@@ -61,7 +63,7 @@ export class WebhookDeliveriesRepository {
          || ARRAY(SELECT id FROM webhook_deliveries WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond'
               AND queued_at < now() - $1 * interval '1 millisecond' AND (claimed_until IS NULL OR claimed_until < now())
             ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       RETURNING id, attempts, next_attempt_at AS "nextAttemptAt"`,
+       RETURNING id, attempts, next_attempt_at AS "nextAttemptAt", coalesce(subscription_id::text, md5(url)) AS target`,
       [graceMs, limit],
     );
     return rows;
@@ -128,14 +130,6 @@ export class WebhookDeliveriesRepository {
       ],
     );
     return changed === 1;
-  }
-
-  /** Gives up a claim without an attempt (its target was busy); the job runs again later. */
-  async release(id: string, attempts: number): Promise<void> {
-    await this.dataSource.query(`UPDATE webhook_deliveries SET claimed_until = NULL WHERE id = $1 AND attempts = $2 AND status = 'PENDING'`, [
-      id,
-      attempts,
-    ]);
   }
 
   private async dueLater(id: string, attempts: number): Promise<{ dueInMs: number } | null> {
