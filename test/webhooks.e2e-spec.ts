@@ -115,6 +115,18 @@ describe('Lifecycle webhooks', () => {
       expect(await webhookRows(api)).toEqual({ subscriptions: 0, events: 0, deliveries: 0 });
     });
 
+    it('keeps at most 100 subscriptions, and says so with 409', async () => {
+      await api.db.query(
+        `INSERT INTO webhook_subscriptions (id, url, events, secret_ciphertext)
+         SELECT gen_random_uuid(), 'https://example.com/' || n, ARRAY['action.failed'], 'v1.x' FROM generate_series(1, 99) AS n`,
+      );
+      expect((await api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'] })).status).toBe(201);
+      const refused = await api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'] });
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/already 100 webhook subscriptions.*delete one/);
+      expect((await webhookRows(api)).subscriptions).toBe(100);
+    });
+
     it('requires a signature on every route, and 400 for an id that is not a UUID', async () => {
       const { id } = await subscribe(api.client, receiver.url());
       const unsigned = { unsigned: true };

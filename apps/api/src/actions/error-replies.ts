@@ -2,7 +2,7 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import { IdempotencyKeyReusedError } from '@app/database';
 import { InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
-import { WebhookNotFoundError, WebhooksNotConfiguredError } from '../webhooks/webhook.errors';
+import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../webhooks/webhook.errors';
 import { ActionNotFoundError, InvalidRequestError } from './action.errors';
 
 /** The error body every door answers with: Nest's usual JSON shape. */
@@ -16,6 +16,7 @@ const STATUS_BY_ERROR: [new (...args: never[]) => Error, HttpStatus, string][] =
   [ActionNotFoundError, HttpStatus.NOT_FOUND, 'Not Found'],
   [WebhookNotFoundError, HttpStatus.NOT_FOUND, 'Not Found'],
   [WebhooksNotConfiguredError, HttpStatus.SERVICE_UNAVAILABLE, 'Service Unavailable'],
+  [TooManySubscriptionsError, HttpStatus.CONFLICT, 'Conflict'],
   [TransitionRefusedError, HttpStatus.CONFLICT, 'Conflict'],
   [InvalidChangeError, HttpStatus.BAD_REQUEST, 'Bad Request'],
   [InvalidRequestError, HttpStatus.BAD_REQUEST, 'Bad Request'],

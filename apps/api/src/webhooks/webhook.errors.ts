@@ -11,3 +11,10 @@ export class WebhooksNotConfiguredError extends Error {
     super('Webhook subscriptions are turned off: set WEBHOOK_SECRET_KEY (see .env.example) and restart the API');
   }
 }
+
+/** Every event fans out to every subscription that wants it, so their number is bounded. → 409 */
+export class TooManySubscriptionsError extends Error {
+  constructor(max: number) {
+    super(`There are already ${max} webhook subscriptions, the most Punctual keeps; delete one before adding another`);
+  }
+}

@@ -8,9 +8,11 @@ import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem
 import { InvalidRequestError } from '../actions/action.errors';
 import { decodeCursor, encodeCursor } from '../actions/list-cursor';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
-import { WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
+import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
 
 const DEFAULT_PAGE = 50;
+/** Each event is written once per subscription that wants it: this bounds what one state change can cost. */
+export const MAX_SUBSCRIPTIONS = 100;
 
 /** Webhook subscriptions: their rules, their encrypted secrets, and what was delivered to them. */
 @Injectable()
@@ -27,14 +29,18 @@ export class WebhooksService implements OnApplicationBootstrap {
     this.cipher = new SecretCipher(config.webhooks.secretKeys);
   }
 
-  /** After a key rotation, secrets made with an older key are encrypted again with the first one. */
+  /** After a key rotation, secrets made with an older key are encrypted again with the first one; a failure only delays that. */
   async onApplicationBootstrap(): Promise<void> {
     if (!this.cipher.enabled) return;
-    const count = await this.webhooks.reencryptSecrets(
-      (stored) => this.cipher.isStale(stored),
-      (stored) => this.cipher.encrypt(this.cipher.decrypt(stored)),
-    );
-    if (count > 0) this.logger.log(`Encrypted ${count} subscription secret(s) again with the first WEBHOOK_SECRET_KEY`);
+    try {
+      const count = await this.webhooks.reencryptSecrets(
+        (stored) => this.cipher.isStale(stored),
+        (stored) => this.cipher.encrypt(this.cipher.decrypt(stored)),
+      );
+      if (count > 0) this.logger.log(`Encrypted ${count} subscription secret(s) again with the first WEBHOOK_SECRET_KEY`);
+    } catch (error) {
+      this.logger.warn(`Subscription secrets were not encrypted again with the first WEBHOOK_SECRET_KEY: ${(error as Error).message}`);
+    }
   }
 
   /** Stores a subscription; its secret is returned here only, and kept encrypted. */
@@ -49,7 +55,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     if (unknown.length > 0)
       throw new InvalidRequestError(`actionTypes: unknown type ${unknown.join(', ')}; known types are ${this.types.types().join(', ')}`);
     const secret = newSubscriptionSecret();
-    const subscription = await this.webhooks.create({
+    const subscription = await this.webhooks.createUnlessFull(MAX_SUBSCRIPTIONS, {
       id: randomUUID(),
       url: dto.url,
       events: dto.events,
@@ -57,6 +63,7 @@ export class WebhooksService implements OnApplicationBootstrap {
       description: dto.description ?? null,
       secretCiphertext: this.cipher.encrypt(secret),
     });
+    if (!subscription) throw new TooManySubscriptionsError(MAX_SUBSCRIPTIONS);
     return { subscription, secret };
   }
 

@@ -5,6 +5,7 @@ import { bullmqTelemetry } from '@app/observability';
 import { ActionJobData } from '@app/scheduling';
 import { ActionProcessor, JobOutcome } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
+import { closeWorkers } from './close-workers';
 import { NotDueYetError } from './not-due-yet.error';
 
 /**
@@ -59,12 +60,7 @@ export class QueueConsumers implements BeforeApplicationShutdown, OnApplicationB
   }
 
   /** Takes no new jobs and waits for running ones, up to SHUTDOWN_TIMEOUT_MS, while the database is still open. */
-  async beforeApplicationShutdown(): Promise<void> {
-    const closing = Promise.all(this.workers.map((worker) => worker.close()));
-    const timeout = new Promise<'timeout'>((resolve) => setTimeout(resolve, this.config.worker.shutdownTimeoutMs, 'timeout').unref());
-    if ((await Promise.race([closing, timeout])) === 'timeout') {
-      this.logger.warn(`Running jobs did not finish within ${this.config.worker.shutdownTimeoutMs} ms; they will be re-run by another worker`);
-      await Promise.all(this.workers.map((worker) => worker.close(true)));
-    }
+  beforeApplicationShutdown(): Promise<void> {
+    return closeWorkers(this.workers, this.config.worker.shutdownTimeoutMs, this.logger, 'jobs');
   }
 }

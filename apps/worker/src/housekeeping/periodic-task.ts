@@ -1,6 +1,13 @@
 import { Logger } from '@nestjs/common';
 
 /**
+ * How long stopping waits for a run in progress. A run stuck on a store that went away (a Redis
+ * command waiting for a reconnect) must not keep a stopping process alive; it fails by itself
+ * once the connections close.
+ */
+export const STOP_WAIT_MS = 3000;
+
+/**
  * Runs `work` every `intervalMs` (measured from the end of the previous run, so runs never
  * overlap) until stopped. A failing run is logged and retried on the next interval.
  */
@@ -21,11 +28,14 @@ export class PeriodicTask {
     this.schedule(firstDelayMs);
   }
 
-  /** Stops scheduling and waits for a run in progress. */
+  /** Stops scheduling and waits for a run in progress, up to STOP_WAIT_MS. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await this.running;
+    const gaveUp = new Promise<'gave up'>((resolve) => setTimeout(resolve, STOP_WAIT_MS, 'gave up').unref());
+    if ((await Promise.race([this.running, gaveUp])) === 'gave up') {
+      this.logger.warn(`${this.name} was still running ${STOP_WAIT_MS} ms after the stop; stopping without it`);
+    }
   }
 
   private schedule(delayMs: number): void {

@@ -4,6 +4,7 @@ import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
+import { closeWorkers } from '../execution/close-workers';
 import { TargetSlots } from './target-slots';
 import { WebhookSender } from './webhook-sender';
 
@@ -43,8 +44,9 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
     this.worker.on('error', (error) => this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`));
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    await this.worker?.close();
+  /** Like the action consumers: running deliveries may finish within SHUTDOWN_TIMEOUT_MS, then it closes anyway. */
+  beforeApplicationShutdown(): Promise<void> {
+    return closeWorkers(this.worker ? [this.worker] : [], this.config.worker.shutdownTimeoutMs, this.logger, 'deliveries');
   }
 
   private async run(job: Job<WebhookJobData>, token?: string): Promise<void> {

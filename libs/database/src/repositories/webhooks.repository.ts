@@ -35,13 +35,19 @@ const DELIVERY = `d.id, e.type, e.action_id AS "actionId", d.status, d.attempts,
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async create(subscription: Omit<SubscriptionRecord, 'createdAt'>): Promise<SubscriptionRecord> {
-    const [row]: SubscriptionRecord[] = await this.dataSource.query(
-      `INSERT INTO webhook_subscriptions (id, url, events, action_types, description, secret_ciphertext)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SUBSCRIPTION}`,
-      [subscription.id, subscription.url, subscription.events, subscription.actionTypes, subscription.description, subscription.secretCiphertext],
-    );
-    return row;
+  /** Stores a subscription unless `max` exist already (null then); concurrent creates cannot pass the bound together. */
+  async createUnlessFull(max: number, subscription: Omit<SubscriptionRecord, 'createdAt'>): Promise<SubscriptionRecord | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`LOCK TABLE webhook_subscriptions IN SHARE ROW EXCLUSIVE MODE`);
+      const [{ count }]: { count: number }[] = await manager.query(`SELECT count(*)::int AS count FROM webhook_subscriptions`);
+      if (count >= max) return null;
+      const [row]: SubscriptionRecord[] = await manager.query(
+        `INSERT INTO webhook_subscriptions (id, url, events, action_types, description, secret_ciphertext)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SUBSCRIPTION}`,
+        [subscription.id, subscription.url, subscription.events, subscription.actionTypes, subscription.description, subscription.secretCiphertext],
+      );
+      return row;
+    });
   }
 
   list(): Promise<SubscriptionRecord[]> {
