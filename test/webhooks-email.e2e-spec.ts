@@ -1,4 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { AddressInfo, Server, Socket, createServer } from 'node:net';
 import { HttpReceiver, SmtpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
@@ -44,5 +45,34 @@ describe('An email subscription', () => {
     const [delivery] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'DELIVERED');
     expect(delivery).toMatchObject({ type: 'action.failed', actionId, attempts: 1, lastStatusCode: null });
     expect(smtp.messages).toHaveLength(1);
+  });
+});
+
+describe('An email subscription whose SMTP server never answers', () => {
+  let api: ApiTestApp;
+  let worker: INestApplicationContext;
+  const sockets = new Set<Socket>();
+  // Accepts connections and never says a word, as a hung mail server would.
+  const silent: Server = createServer((socket) => void sockets.add(socket));
+
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const env = { SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, WEBHOOK_TIMEOUT_MS: '300' };
+    api = await startCleanApiApp(undefined, env);
+    worker = await startWorker({ env });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('times the attempt out like an HTTP receiver, and retries it', async () => {
+    const { id } = await subscribe(api.client, 'mailto:ops@example.com', { events: ['webhook.test'] });
+    expect((await api.client.post(`/webhooks/${id}/test`)).status).toBe(202);
+    const [delivery] = await deliveriesWhen(api.client, id, (items) => items[0]?.attempts >= 2);
+    expect(delivery.status).not.toBe('DELIVERED');
+    expect(delivery.lastError).toBe('no answer from the SMTP server within 300 ms');
   });
 });

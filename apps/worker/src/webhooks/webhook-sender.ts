@@ -52,13 +52,14 @@ export class WebhookSender implements OnModuleDestroy {
   private async sendTo(target: WebhookTarget, delivery: ClaimedDelivery, body: string): Promise<AttemptResult> {
     if (target.kind === 'email') {
       if (!this.mail) throw new Error('SMTP_URL is not set: email subscriptions cannot be sent');
-      await this.mail.sendMail({
+      const sent = this.mail.sendMail({
         from: this.config.smtp.from,
         to: target.address,
         subject: emailSubject(delivery.event),
         text: JSON.stringify(JSON.parse(body), null, 2),
         headers: { 'webhook-id': delivery.event.id },
       });
+      await withinTimeout(sent, this.config.webhooks.timeoutMs, 'the SMTP server');
       return { kind: 'delivered', statusCode: null };
     }
     const signed = standardWebhookHeaders({ id: delivery.event.id, timestamp: this.clock.now(), body }, this.signingKey(delivery));
@@ -90,6 +91,19 @@ export class WebhookSender implements OnModuleDestroy {
   /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt; null once they are used up. */
   private retryDelay(delivery: ClaimedDelivery): number | null {
     return this.config.webhooks.backoffDelaysMs[delivery.attempts] ?? null;
+  }
+}
+
+/** `work`, or an error once `timeoutMs` passed without it: a hanging server holds a delivery slot no longer than an HTTP receiver may. */
+async function withinTimeout<T>(work: Promise<T>, timeoutMs: number, who: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from ${who} within ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
