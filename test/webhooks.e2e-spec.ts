@@ -1,8 +1,11 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { getQueueToken } from '@nestjs/bullmq';
+import { Queue } from 'bullmq';
 import { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { HostResolver } from '@app/outbound';
+import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { httpRequestExample, notificationExample } from './support/fixtures';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -282,6 +285,25 @@ describe('Lifecycle webhooks', () => {
       expect(verifiedEvent(call, secret)).toMatchObject({ type: 'webhook.test', data: { message: expect.any(String) } });
       const [delivery] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'DELIVERED');
       expect(delivery.id).toBe(queued.body.id);
+    });
+
+    it('sends an attempt once however many jobs carry it', async () => {
+      const { id } = await subscribe(api.client, receiver.url(), { events: ['webhook.test'] });
+      receiver.delayNext(1, 300);
+      const delivery = (await api.client.post(`/webhooks/${id}/test`)).body;
+      // Duplicates of the attempt's job, as a re-delivered or hand-made job would be; they arrive together.
+      const queue = api.app.get<Queue>(getQueueToken(WEBHOOK_QUEUE));
+      await queue.addBulk(
+        ['dup-a', 'dup-b', 'dup-c'].map((suffix) => ({
+          name: 'deliver',
+          data: { deliveryId: delivery.id, attempts: 0, target: id },
+          opts: { jobId: `${delivery.id}-${suffix}` },
+        })),
+      );
+      const [done] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'DELIVERED');
+      expect(done.attempts).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(receiver.calls).toHaveLength(1);
     });
 
     it('pages deliveries newest first', async () => {

@@ -42,6 +42,8 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
       stalledInterval: this.claimMs(),
     });
     this.worker.on('error', (error) => this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`));
+    // A receiver's failure is a recorded attempt, not a job failure: this is Postgres or Redis failing, retried by the queue.
+    this.worker.on('failed', (job, error) => this.logger.warn(`Delivery job ${job?.id ?? '?'} failed, to be retried: ${error.message}`));
   }
 
   /** Like the action consumers: running deliveries may finish within SHUTDOWN_TIMEOUT_MS, then it closes anyway. */

@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
+import { GroupCommit } from './group-commit';
 import { hydrateJson } from './hydrate';
+import { UnnestColumns } from './unnest-columns';
 
 /** A delivery to put on the queue, for its next attempt. */
 export interface QueueableDelivery {
@@ -35,6 +37,32 @@ export interface ClaimedDelivery {
   };
 }
 
+interface ClaimRequest {
+  id: string;
+  attempts: number;
+  holdMs: number;
+}
+
+interface ResultRequest {
+  id: string;
+  attempts: number;
+  result: AttemptResult;
+}
+
+const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
+  ['id', 'uuid', (r) => r.id],
+  ['attempts', 'integer', (r) => r.attempts],
+]);
+
+const RESULT_COLUMNS = new UnnestColumns<ResultRequest>([
+  ['id', 'uuid', (r) => r.id],
+  ['attempts', 'integer', (r) => r.attempts],
+  ['status_code', 'integer', (r) => r.result.statusCode],
+  ['delivered', 'boolean', (r) => r.result.kind === 'delivered'],
+  ['error', 'text', (r) => (r.result.kind === 'failed' ? r.result.error : null)],
+  ['retry_in_ms', 'integer', (r) => (r.result.kind === 'failed' ? r.result.retryInMs : null)],
+]);
+
 export type AttemptResult =
   /** `statusCode` null for an email. */
   | { kind: 'delivered'; statusCode: number | null }
@@ -44,10 +72,15 @@ export type AttemptResult =
 /**
  * The workers' side of the webhook outbox: which deliveries to queue, one attempt's claim, and
  * its result. Every change is conditional on the attempt number, so a duplicate or stale job
- * changes nothing, and on Postgres's clock.
+ * changes nothing, and on Postgres's clock. Rows are locked in id order, so batches of several
+ * workers cannot deadlock.
  */
 @Injectable()
 export class WebhookDeliveriesRepository {
+  // Concurrent attempts share their claim and their result statements, as action outcomes do.
+  private readonly claims = new GroupCommit<ClaimRequest, ClaimedDelivery | null>((requests) => this.claimMany(requests));
+  private readonly results = new GroupCommit<ResultRequest, boolean>((results) => this.recordMany(results));
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
@@ -79,19 +112,64 @@ export class WebhookDeliveriesRepository {
    * due; `{ dueInMs }` when it waits for it but later; null when the job is stale or the delivery gone.
    */
   async claim(id: string, attempts: number, holdMs: number): Promise<ClaimedDelivery | { dueInMs: number } | null> {
-    const [row]: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH claimed AS (
-         UPDATE webhook_deliveries SET claimed_until = now() + $3 * interval '1 millisecond'
-         WHERE id = $1 AND attempts = $2 AND status = 'PENDING' AND next_attempt_at <= now()
-           AND (claimed_until IS NULL OR claimed_until < now())
-         RETURNING id, attempts, url, subscription_id, event_id
+    const claimed = await this.claims.submit({ id, attempts, holdMs });
+    return claimed ?? this.dueLater(id, attempts);
+  }
+
+  /** Records attempt `attempts + 1`; false when that attempt was already recorded (a duplicate job). */
+  record(id: string, attempts: number, result: AttemptResult): Promise<boolean> {
+    return this.results.submit({ id, attempts, result });
+  }
+
+  private async claimMany(requests: ClaimRequest[]): Promise<(ClaimedDelivery | null)[]> {
+    const rows: Record<string, unknown>[] = await this.dataSource.query(
+      `WITH requested AS (
+         SELECT * FROM ${CLAIM_COLUMNS.rows('r')}
+       ), claimable AS (
+         SELECT d.id FROM webhook_deliveries d JOIN requested r ON d.id = r.id AND d.attempts = r.attempts
+         WHERE d.status = 'PENDING' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+         ORDER BY d.id FOR UPDATE OF d
+       ), claimed AS (
+         UPDATE webhook_deliveries d SET claimed_until = now() + $3 * interval '1 millisecond'
+         FROM (SELECT DISTINCT id FROM claimable) c WHERE d.id = c.id
+         RETURNING d.id, d.attempts, d.url, d.subscription_id, d.event_id
        )
        SELECT c.id, c.attempts, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
          e.created_at, e.occurrence, e.attempt, e.note, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
-      [id, attempts, holdMs],
+      [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
     );
-    if (!row) return this.dueLater(id, attempts);
+    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    return requests.map((request) => {
+      const row = byId.get(request.id);
+      // A job queued twice in one batch claims once.
+      byId.delete(request.id);
+      return row ? this.claimedDelivery(row) : null;
+    });
+  }
+
+  private async recordMany(results: ResultRequest[]): Promise<boolean[]> {
+    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+      `WITH result AS (
+         SELECT * FROM ${RESULT_COLUMNS.rows('r')}
+       ), locked AS (
+         SELECT r.* FROM webhook_deliveries d JOIN result r ON d.id = r.id AND d.attempts = r.attempts
+         WHERE d.status = 'PENDING' ORDER BY d.id FOR UPDATE OF d
+       )
+       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_status_code = r.status_code, claimed_until = NULL,
+         status = CASE WHEN r.delivered THEN 'DELIVERED' WHEN r.retry_in_ms IS NULL THEN 'FAILED' ELSE 'PENDING' END,
+         last_error = r.error, delivered_at = CASE WHEN r.delivered THEN now() END,
+         next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN d.next_attempt_at ELSE now() + r.retry_in_ms * interval '1 millisecond' END,
+         queued_at = NULL
+       FROM (SELECT DISTINCT ON (id) * FROM locked ORDER BY id) r WHERE d.id = r.id
+       RETURNING d.id`,
+      RESULT_COLUMNS.values(results),
+    );
+    const recorded = new Set(rows.map((row) => row.id));
+    return results.map((result) => recorded.delete(result.id));
+  }
+
+  private claimedDelivery(row: Record<string, unknown>): ClaimedDelivery {
     return {
       id: row.id as string,
       attempts: row.attempts as number,
@@ -109,27 +187,6 @@ export class WebhookDeliveriesRepository {
         action: row.action ? hydrateJson<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row.action as Record<string, unknown>) : null,
       },
     };
-  }
-
-  /** Records attempt `attempts + 1`; false when that attempt was already recorded (a duplicate job). */
-  async record(id: string, attempts: number, result: AttemptResult): Promise<boolean> {
-    const [, changed]: [unknown, number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET attempts = attempts + 1, last_status_code = $3, claimed_until = NULL,
-         status = CASE WHEN $4 THEN 'DELIVERED' WHEN $6::integer IS NULL THEN 'FAILED' ELSE 'PENDING' END,
-         last_error = $5, delivered_at = CASE WHEN $4 THEN now() END,
-         next_attempt_at = CASE WHEN $6::integer IS NULL THEN next_attempt_at ELSE now() + $6 * interval '1 millisecond' END,
-         queued_at = NULL
-       WHERE id = $1 AND attempts = $2 AND status = 'PENDING'`,
-      [
-        id,
-        attempts,
-        result.statusCode,
-        result.kind === 'delivered',
-        result.kind === 'failed' ? result.error : null,
-        result.kind === 'failed' ? result.retryInMs : null,
-      ],
-    );
-    return changed === 1;
   }
 
   private async dueLater(id: string, attempts: number): Promise<{ dueInMs: number } | null> {
