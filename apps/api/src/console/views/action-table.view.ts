@@ -1,5 +1,5 @@
 import { ActionEntity } from '@app/database';
-import { statusBadge, timeTag } from './fragments';
+import { dataTable, statusBadge, timeTag } from './fragments';
 import { SafeHtml, html, segment } from './html';
 
 /** The first line of a long error, cut short: the table says which; the action's page says all. */
@@ -29,22 +29,6 @@ export function actionTable(items: ActionEntity[], emptyText: string): SafeHtml 
         <td class="wide-only error-summary">${summary(a.lastError)}</td>
       </tr>`,
   );
-  return html`<div class="table-wrap">
-    <table class="actions">
-      <thead>
-        <tr>
-          <th scope="col">Id</th>
-          <th scope="col">Type</th>
-          <th scope="col">Status</th>
-          <th scope="col">Execution time</th>
-          <th scope="col" class="wide-only">Occurrence</th>
-          <th scope="col" class="wide-only">Failed attempts</th>
-          <th scope="col" class="wide-only">Last error</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${rows}
-      </tbody>
-    </table>
-  </div>`;
+  const wide = (label: string) => ({ label, wideOnly: true }) as const;
+  return dataTable(['Id', 'Type', 'Status', 'Execution time', wide('Occurrence'), wide('Failed attempts'), wide('Last error')], rows, 'actions');
 }

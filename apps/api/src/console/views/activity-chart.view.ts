@@ -1,5 +1,5 @@
 import { MinuteActivity } from '@app/database';
-import { count, duration, timeTag } from './fragments';
+import { count, dataTable, duration, timeTag } from './fragments';
 import { SafeHtml, html } from './html';
 
 const WIDTH = 600;
@@ -119,24 +119,7 @@ function figuresTable(minutes: MinuteActivity[]): SafeHtml {
   );
   return html`<details id="minute-figures">
     <summary>Figures per minute</summary>
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Minute</th>
-            <th scope="col">Succeeded</th>
-            <th scope="col">Failed</th>
-            <th scope="col">No action</th>
-            <th scope="col">Started</th>
-            <th scope="col">Lag p50</th>
-            <th scope="col">Lag p99</th>
-          </tr>
-        </thead>
-        <tbody>
-          ${rows}
-        </tbody>
-      </table>
-    </div>
+    ${dataTable(['Minute', 'Succeeded', 'Failed', 'No action', 'Started', 'Lag p50', 'Lag p99'], rows)}
   </details>`;
 }
 

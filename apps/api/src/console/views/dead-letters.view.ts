@@ -1,6 +1,6 @@
 import { ActionEntity } from '@app/database';
 import { actionTable } from './action-table.view';
-import { count, csrfField } from './fragments';
+import { count, csrfField, dataTable } from './fragments';
 import { SafeHtml, html, queryString, segment } from './html';
 
 /** Every type with FAILED actions, and how many. */
@@ -14,23 +14,7 @@ export function deadLetterTypesView(failedByType: [type: string, failed: number]
   );
   return html`<h1>Dead letters</h1>
     <p>Actions that used up their retries are FAILED and wait here for someone to retry or delete them.</p>
-    ${
-      rows.length === 0
-        ? html`<p class="muted">No FAILED action.</p>`
-        : html`<div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Type</th>
-                  <th scope="col">FAILED</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${rows}
-              </tbody>
-            </table>
-          </div>`
-    }`;
+    ${rows.length === 0 ? html`<p class="muted">No FAILED action.</p>` : dataTable(['Type', 'FAILED'], rows)}`;
 }
 
 export interface DeadLettersOfTypeData {

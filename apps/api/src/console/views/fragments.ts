@@ -44,3 +44,25 @@ export function duration(ms: number): string {
   if (ms < 60_000) return `${round(ms / 1000)} s`;
   return `${round(ms / 60_000)} min`;
 }
+
+/** A column heading; a `wideOnly` column is hidden on narrow screens. */
+export type Column = string | { readonly label: string; readonly wideOnly: true };
+
+/** The console's tables: a scrolling wrapper, one row of column headings, then `rows`. */
+export function dataTable(columns: readonly Column[], rows: readonly SafeHtml[], tableClass?: string): SafeHtml {
+  const headings = columns.map((column) =>
+    typeof column === 'string' ? html`<th scope="col">${column}</th>` : html`<th scope="col" class="wide-only">${column.label}</th>`,
+  );
+  return html`<div class="table-wrap">
+    <table${tableClass ? html` class="${tableClass}"` : ''}>
+      <thead>
+        <tr>
+          ${headings}
+        </tr>
+      </thead>
+      <tbody>
+        ${rows}
+      </tbody>
+    </table>
+  </div>`;
+}

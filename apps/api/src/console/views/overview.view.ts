@@ -1,7 +1,7 @@
 import { ActionStats, MinuteActivity, OverdueActions } from '@app/database';
 import { ALL_STATUSES } from '@app/domain';
 import { activityCharts } from './activity-chart.view';
-import { count, duration, statusBadge, timeTag } from './fragments';
+import { count, dataTable, duration, statusBadge, timeTag } from './fragments';
 import { SafeHtml, html, queryString, segment } from './html';
 
 export interface OverviewData {
@@ -45,24 +45,7 @@ function counts(stats: ActionStats): SafeHtml {
     </section>
     <section aria-labelledby="by-type">
       <h2 id="by-type">By type</h2>
-      ${
-        types.length === 0
-          ? html`<p class="muted">No actions stored.</p>`
-          : html`<div class="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Type</th>
-                    ${ALL_STATUSES.map((s) => html`<th scope="col">${s}</th>`)}
-                    <th scope="col">Total</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  ${rows}
-                </tbody>
-              </table>
-            </div>`
-      }
+      ${types.length === 0 ? html`<p class="muted">No actions stored.</p>` : dataTable(['Type', ...ALL_STATUSES, 'Total'], rows)}
     </section>`;
 }
 
