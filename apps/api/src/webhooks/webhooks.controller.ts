@@ -13,9 +13,9 @@ import {
 } from '@nestjs/swagger';
 import { SignatureGuard } from '@app/signature';
 import { InvalidRequestError } from '../actions/action.errors';
+import { PageQuery } from '../input/page.query';
 import { ApiExceptionFilter } from '../actions/api-exception.filter';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
-import { DeliveriesQuery } from './dto/deliveries.query';
 import { CreatedWebhookResponse, DeliveryPageResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
@@ -66,7 +66,7 @@ export class WebhooksController {
   @Get(':id/deliveries')
   @ApiOkResponse({ type: DeliveryPageResponse, description: 'Newest first' })
   @ApiNotFoundResponse()
-  async deliveries(@Param('id', ID) id: string, @Query() query: DeliveriesQuery): Promise<DeliveryPageResponse> {
+  async deliveries(@Param('id', ID) id: string, @Query() query: PageQuery): Promise<DeliveryPageResponse> {
     const page = await this.webhooks.deliveries(id, query.limit, query.cursor);
     return { items: page.items.map(DeliveryResponse.from), nextCursor: page.nextCursor };
   }

@@ -4,7 +4,8 @@ import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validato
 
 const LIMIT_MESSAGE = 'limit must be an integer from 1 to 500';
 
-export class DeliveriesQuery {
+/** `?limit=&cursor=` of a keyset-paged list: at most 500 items a page, 50 by default. */
+export class PageQuery {
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
   @Type(() => Number)
