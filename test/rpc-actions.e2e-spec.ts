@@ -74,6 +74,18 @@ describe.each([
     expect(again.body).toEqual({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/PENDING/) });
   });
 
+  it('cancel stops an action for good, with its note, as POST /actions/:id/cancel does; a second cancel is 409', async () => {
+    const created = await rpc.create(httpRequestExample());
+    const canceled = await rpc.cancel(created.id, { note: 'plan changed' });
+    expect(canceled).toMatchObject({ id: created.id, status: 'CANCELED', cancelRequestedAt: expect.any(String) });
+    expect(await http.get(created.id)).toEqual(canceled);
+    expect((await rpc.history(created.id)).at(-1)).toMatchObject({ from: 'PENDING', to: 'CANCELED', note: 'canceled: plan changed' });
+    const again = await refusal(rpc.cancel(created.id));
+    expect(again.body).toEqual({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/CANCELED; a finished action cannot be canceled/) });
+    const unknownField = await refusal(raw.send(RPC_PATTERNS.cancel, { id: created.id, reason: 'x' }));
+    expect(unknownField.statusCode).toBe(400);
+  });
+
   it('a create repeated with its Idempotency-Key answers the first action; another body with it is 422', async () => {
     const key = `rpc-${randomUUID()}`;
     const body = httpRequestExample();

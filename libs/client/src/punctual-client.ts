@@ -117,6 +117,18 @@ export class PunctualClient {
     await this.door.call({ http: { method: 'DELETE', path: `/actions/${encodeURIComponent(id)}` }, rpc: { pattern: RPC_PATTERNS.delete, body: { id } } });
   }
 
+  /**
+   * Stops the action for good: `CANCELED` at once, or, while an occurrence runs or is locked, with
+   * `cancelRequestedAt` set until that occurrence ends (then `CANCELED`, with no retry and no next occurrence).
+   */
+  cancel(id: string, options: { note?: string } = {}): Promise<ActionResponse> {
+    const body = options.note === undefined ? {} : { note: options.note };
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/cancel`, body },
+      rpc: { pattern: RPC_PATTERNS.cancel, body: { id, ...body } },
+    });
+  }
+
   retry(id: string): Promise<ActionResponse> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },

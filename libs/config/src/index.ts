@@ -7,3 +7,4 @@ export * from './log-levels';
 export * from './redis-options';
 export * from './graceful-shutdown';
 export * from './transport-url';
+export * from './signing-secret';

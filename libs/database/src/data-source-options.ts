@@ -8,6 +8,7 @@ import { ClaimLeaseAndCreator1763870000200 } from './migrations/1763870000200-cl
 import { CalendarSchedules1763870000500 } from './migrations/1763870000500-calendar-schedules';
 import { HistoryDueAtAndTimeIndex1763870000700 } from './migrations/1763870000700-history-due-at-and-time-index';
 import { LifecycleWebhooks1763870000800 } from './migrations/1763870000800-lifecycle-webhooks';
+import { CancelAndSigningKeys1763870000900 } from './migrations/1763870000900-cancel-and-signing-keys';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -17,6 +18,7 @@ export const MIGRATIONS = [
   CalendarSchedules1763870000500,
   HistoryDueAtAndTimeIndex1763870000700,
   LifecycleWebhooks1763870000800,
+  CancelAndSigningKeys1763870000900,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -5,12 +5,14 @@ export enum ActionStatus {
   Completed = 'COMPLETED',
   Failed = 'FAILED',
   NoAction = 'NO_ACTION',
+  /** Stopped by its owner (`POST /actions/:id/cancel`): it never runs again. */
+  Canceled = 'CANCELED',
 }
 
 export const ALL_STATUSES: readonly ActionStatus[] = Object.values(ActionStatus);
 
 /** States an action never leaves by itself; they may be deleted at any time and are purged after retention. */
-export const TERMINAL_STATUSES: readonly ActionStatus[] = [ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction];
+export const TERMINAL_STATUSES: readonly ActionStatus[] = [ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled];
 
 /** How often a repeating action runs. */
 export enum Frequency {

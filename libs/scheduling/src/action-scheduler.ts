@@ -54,15 +54,17 @@ export class ActionScheduler {
   }
 
   /**
-   * Persists a client's transition (patch, manual retry) if the action is still as it was read,
-   * one of `guard.statuses` and due after `guard.dueAfter`. A new revision replaces the queued job.
+   * Persists a client's transition (patch, manual retry, cancel) if the action is still as it was
+   * read, one of `guard.statuses` and due after `guard.dueAfter`. A new revision replaces the
+   * queued job; a finished action keeps none. A transition that changes nothing writes nothing.
    * Returns null when the row changed meanwhile.
    */
   async apply(transition: Transition<ActionEntity>, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
+    if (transition.history.length === 0) return transition.before;
     const updated = await this.actions.applyIf(transition.before.id, transition, guard);
-    if (updated && updated.revision !== transition.before.revision) {
+    if (updated && (updated.revision !== transition.before.revision || transition.finished)) {
       await this.queues.remove(transition.before);
-      await this.queues.enqueue([updated]);
+      if (!transition.finished) await this.queues.enqueue([updated]);
     }
     return updated;
   }

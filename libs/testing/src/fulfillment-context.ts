@@ -9,7 +9,7 @@ export function fulfillmentContext(overrides: Partial<FulfillmentContext> = {}):
     attempt: 1,
     idempotencyKey: 'a1b2:3',
     scheduledAt: new Date(),
-    apiKeyId: 'test-key',
+    signingKeyId: 'test-key',
     signal: new AbortController().signal,
     metadata: {},
     logger: new Logger('spec'),

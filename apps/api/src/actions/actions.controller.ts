@@ -16,6 +16,7 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import {
+  ApiAcceptedResponse,
   ApiBadRequestResponse,
   ApiConflictResponse,
   ApiCreatedResponse,
@@ -31,12 +32,14 @@ import {
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { Request, Response } from 'express';
+import { ActionStatus } from '@app/domain';
 import { ApiKeyId, SignatureGuard } from '@app/signature';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { InvalidRequestError } from './action.errors';
 import { ActionsService } from './actions.service';
 import { ApiExceptionFilter } from './api-exception.filter';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
+import { CancelActionDto } from './dto/cancel-action.dto';
 import { CreateActionDto } from './dto/create-action.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
 import { HistoryQuery } from './dto/history.query';
@@ -145,17 +148,31 @@ export class ActionsController {
   @ApiOkResponse({ type: ActionResponse })
   @ApiConflictResponse({ description: 'Locked: running, finished, or due within LOCK_WINDOW_MS' })
   @ApiNotFoundResponse()
-  async update(@Param('id', ID) id: string, @Body() dto: UpdateActionDto): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.update(id, dto));
+  async update(@Param('id', ID) id: string, @Body() dto: UpdateActionDto, @ApiKeyId() keyId: string): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.update(id, dto, keyId));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse()
-  @ApiConflictResponse({ description: 'Locked: running, or PENDING within LOCK_WINDOW_MS' })
+  @ApiConflictResponse({ description: 'Locked: running, or PENDING within LOCK_WINDOW_MS (POST /actions/:id/cancel stops it)' })
   @ApiNotFoundResponse()
   async remove(@Param('id', ID) id: string): Promise<void> {
     await this.actions.remove(id);
+  }
+
+  @Post(':id/cancel')
+  @ApiOkResponse({ type: ActionResponse, description: 'CANCELED now: it never runs again' })
+  @ApiAcceptedResponse({
+    type: ActionResponse,
+    description: 'The occurrence that is running or locked finishes first (cancelRequestedAt is set); then the action is CANCELED, with no retry and no next occurrence',
+  })
+  @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
+  @ApiNotFoundResponse()
+  async cancel(@Param('id', ID) id: string, @Body() dto: CancelActionDto, @Res({ passthrough: true }) res: Response): Promise<ActionResponse> {
+    const action = await this.actions.cancel(id, dto.note ?? null);
+    res.status(action.status === ActionStatus.Canceled ? 200 : 202);
+    return ActionResponse.from(action);
   }
 
   @Post(':id/retry')

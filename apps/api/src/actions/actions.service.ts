@@ -141,14 +141,18 @@ export class ActionsService {
     return upcomingOccurrences((await this.toNewAction(dto, keyId, 'data')).state, count);
   }
 
-  /** Applies a client's change to a PENDING action outside the lock window (409 otherwise). */
-  async update(id: string, dto: UpdateActionDto): Promise<ActionEntity> {
+  /**
+   * Applies a client's change to a PENDING action outside the lock window (409 otherwise). `keyId`
+   * is the caller's API key (null for an operator in the console): it signs the data or callback
+   * URL it sets.
+   */
+  async update(id: string, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
     return this.changeUntilSettled(id, async (current) => {
       const now = this.clock.now();
       assertUnlocked(current, 'changed', now, this.config.scheduling.lockWindowMs);
       if (dto.data) await this.types.validateData(current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
-      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto }), {
+      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), {
         statuses: [ActionStatus.Pending],
         dueAfter: lockedBefore(now, this.config.scheduling.lockWindowMs),
       });
@@ -161,6 +165,17 @@ export class ActionsService {
       const now = this.clock.now();
       assertUnlocked(current, 'deleted', now, this.config.scheduling.lockWindowMs);
       return (await this.scheduler.delete(current, lockedBefore(now, this.config.scheduling.lockWindowMs))) ? current : null;
+    });
+  }
+
+  /**
+   * Stops the action for good (409 once it is final): CANCELED at once, or, while its occurrence
+   * runs or is locked, once that occurrence ends (`cancelRequestedAt` set meanwhile).
+   */
+  async cancel(id: string, note: string | null): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, (current) => {
+      const event: LifecycleEvent = { type: 'canceled', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
+      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
     });
   }
 
@@ -203,6 +218,7 @@ export class ActionsService {
         retryPolicy: dto.retryPolicy ?? null,
         callbackUrl: dto.callbackUrl ?? null,
       },
+      apiKeyId,
       this.clock.now(),
     );
     return { id: randomUUID(), action: dto.action, apiKeyId, state, history };

@@ -14,10 +14,11 @@ import { actionPageView } from './views/action-page.view';
 import { HTML_CONTENT_TYPE, Notice, layout, sendPage } from './views/layout.view';
 
 /** What a redirect after a successful change says on the page it leads to; only these fixed texts are shown. */
-type Done = 'retried' | 'rescheduled';
+type Done = 'retried' | 'rescheduled' | 'canceled';
 const DONE = new Map<Done, string>([
   ['retried', 'Retried: the action is PENDING again and runs now, as the same occurrence.'],
   ['rescheduled', 'Rescheduled: the action runs at its new execution time.'],
+  ['canceled', 'Canceled: the action never runs again (an occurrence that was running or locked finishes first).'],
 ]);
 
 /**
@@ -68,7 +69,13 @@ export class ActionPagesController {
     const raw = textField(body, 'executionTime');
     if (!raw) throw new ConsoleInputError('executionTime', 'is required: give the new execution time');
     const executionTime = parseTime(raw, 'executionTime');
-    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, { executionTime }));
+    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, { executionTime }, null));
+  }
+
+  @Post(':id/cancel')
+  @UseGuards(CsrfGuard)
+  cancel(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    return this.change(parseId(id), csrfToken, res, 'canceled', (actionId) => this.actions.cancel(actionId, 'canceled in the console'));
   }
 
   @Post(':id/delete')

@@ -4,6 +4,7 @@ import { RPC_PATTERNS } from '@app/client';
 import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
 import { ActionsService } from '../actions/actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
+import { CancelActionDto } from '../actions/dto/cancel-action.dto';
 import { CreateActionDto } from '../actions/dto/create-action.dto';
 import { CreateBatchDto } from '../actions/dto/create-batch.dto';
 import { HistoryQuery } from '../actions/dto/history.query';
@@ -82,9 +83,9 @@ export class ActionsRpcController {
   }
 
   @MessagePattern(RPC_PATTERNS.update)
-  async update(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+  async update(@Payload(RPC_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<ActionResponse> {
     const { id, changes } = envelope(body, ['id', 'changes']);
-    return ActionResponse.from(await this.actions.update(actionId(id), await validated(UpdateActionDto, changes ?? {})));
+    return ActionResponse.from(await this.actions.update(actionId(id), await validated(UpdateActionDto, changes ?? {}), keyId));
   }
 
   /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
@@ -92,6 +93,14 @@ export class ActionsRpcController {
   async remove(@Payload(RPC_BODY) body: unknown): Promise<null> {
     await this.actions.remove(actionId(envelope(body, ['id']).id));
     return null;
+  }
+
+  /** Replies with the action: `CANCELED`, or still running with `cancelRequestedAt` set (HTTP's 202). */
+  @MessagePattern(RPC_PATTERNS.cancel)
+  async cancel(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    const { id, ...rest } = envelope(body, ['id', 'note']);
+    const { note } = await validated(CancelActionDto, rest);
+    return ActionResponse.from(await this.actions.cancel(actionId(id), note ?? null));
   }
 
   @MessagePattern(RPC_PATTERNS.retry)

@@ -11,6 +11,7 @@ export const RPC_PATTERNS = {
   update: 'punctual.actions.update',
   delete: 'punctual.actions.delete',
   retry: 'punctual.actions.retry',
+  cancel: 'punctual.actions.cancel',
 } as const;
 
 export type RpcPattern = (typeof RPC_PATTERNS)[keyof typeof RPC_PATTERNS];

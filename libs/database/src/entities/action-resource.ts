@@ -22,6 +22,7 @@ export interface ActionResource {
   lastError: string | null;
   occurrence: number;
   nextAttemptAt: string;
+  cancelRequestedAt: string | null;
   createdAt: string;
   updatedAt: string;
 }
@@ -48,6 +49,7 @@ export function actionResource(entity: ActionEntity): ActionResource {
     lastError: entity.lastError,
     occurrence: entity.occurrence,
     nextAttemptAt: entity.nextAttemptAt.toISOString(),
+    cancelRequestedAt: entity.cancelRequestedAt?.toISOString() ?? null,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };

@@ -93,15 +93,27 @@ export class ActionEntity {
   @Column({ name: 'claimed_until', type: 'timestamptz', nullable: true })
   claimedUntil: Date | null;
 
-  /** Receives this action's lifecycle webhooks, signed with the creating API key's secret. */
+  /** Receives this action's lifecycle webhooks, signed with the secret of `callbackKeyId`. */
   @Column({ name: 'callback_url', type: 'varchar', length: 2048, nullable: true })
   callbackUrl: string | null;
 
-  /** The API key that created the action; its secret signs the action's outbound calls. Null for older rows. */
+  /** The API key that created the action. Null for rows older than keys being recorded. */
   @Column({ name: 'api_key_id', type: 'varchar', length: 64, nullable: true })
   apiKeyId: string | null;
 
-  /** When the action reached COMPLETED, FAILED or NO_ACTION; retention counts from here. */
+  /** The API key that last set `data`; its secret signs the action's outbound calls. */
+  @Column({ name: 'data_key_id', type: 'varchar', length: 64, nullable: true })
+  dataKeyId: string | null;
+
+  /** The API key that last set `callbackUrl`; its secret signs the events sent there. */
+  @Column({ name: 'callback_key_id', type: 'varchar', length: 64, nullable: true })
+  callbackKeyId: string | null;
+
+  /** When a cancellation was asked for while the current occurrence ran or was locked; it ends CANCELED after that occurrence. */
+  @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true })
+  cancelRequestedAt: Date | null;
+
+  /** When the action reached a final status; retention counts from here. */
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 

@@ -20,6 +20,9 @@ export const STATE_COLUMNS: { readonly [K in keyof ActionState]-?: readonly [col
   data: ['data', 'jsonb'],
   metadata: ['metadata', 'jsonb'],
   callbackUrl: ['callback_url', 'varchar'],
+  dataKeyId: ['data_key_id', 'varchar'],
+  callbackKeyId: ['callback_key_id', 'varchar'],
+  cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
   revision: ['revision', 'integer'],
 };
 

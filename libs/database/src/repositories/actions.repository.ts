@@ -11,6 +11,7 @@ import { hydrate } from './hydrate';
 import { IdempotencyKeyReusedError } from './idempotency-key-reused.error';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
+import { outboxInsertSql } from './webhook-outbox';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
 const IDEMPOTENCY_TTL = '24 hours';
@@ -131,8 +132,8 @@ export class ActionsRepository {
   /**
    * Persists a lifecycle transition computed from `transition.before`, if the row is still in that
    * state: the same revision, one of `guard.statuses`, and (for client changes) due after
-   * `guard.dueAfter`. Writes only the fields that changed, and the history entries, in one
-   * statement. Returns null when the row no longer matches (someone else changed it first).
+   * `guard.dueAfter`. Writes only the fields that changed, the history entries and the notice,
+   * in one statement. Returns null when the row no longer matches (someone else changed it first).
    */
   async applyIf(id: string, transition: Transition, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
     const params: unknown[] = [id, transition.before.revision, guard.statuses, guard.dueAfter ?? null];
@@ -142,14 +143,20 @@ export class ActionsRepository {
       return `${column} = $${params.length}::${sqlType}`;
     });
     if (transition.after.status !== transition.before.status) assignments.push(`finished_at = ${transition.finished ? 'now()' : 'NULL'}`);
+    const notice = transition.notice;
+    params.push(notice?.type ?? null, notice?.occurrence ?? null, notice?.attempt ?? null, notice?.note ?? null);
+    const n = params.length - 3;
     const history = historyValues(id, transition.history);
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `WITH changed AS (
          UPDATE actions SET ${[...assignments, 'updated_at = now()'].join(', ')}
          WHERE id = $1 AND revision = $2 AND status = ANY($3) AND ($4::timestamptz IS NULL OR execution_time > $4)
-         RETURNING *
+         RETURNING *, $${n}::varchar AS notice_type, $${n + 1}::integer AS notice_occurrence,
+           $${n + 2}::integer AS notice_attempt, $${n + 3}::text AS notice_note
        ), history AS (
          ${appendDraftsSql('changed', params.length + 1)}
+       ), notices AS (
+         ${outboxInsertSql('changed', [])}
        )
        SELECT * FROM changed`,
       [...params, ...history],

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ActionState, Transition } from '@app/domain';
+import { ActionState, ActionStatus, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { STATE_COLUMNS, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
@@ -56,6 +56,7 @@ const OUTCOME_FIELDS: (keyof ActionState)[] = [
 const OUTCOME_COLUMNS = new UnnestColumns<Outcome>([
   ['id', 'uuid', (o) => o.transition.before.id],
   ['token', 'uuid', (o) => o.token],
+  ['seen_cancel_requested_at', 'timestamptz', (o) => o.transition.before.cancelRequestedAt],
   ...OUTCOME_FIELDS.map((field) => [STATE_COLUMNS[field][0], STATE_COLUMNS[field][1], (o: Outcome) => columnValue(o.transition.after, field)] as const),
   ['finished', 'boolean', (o) => o.transition.finished],
   ['entry_from', 'varchar', (o) => o.transition.history[0].from],
@@ -101,11 +102,17 @@ export class ExecutionRepository {
 
   /**
    * Writes an outcome the lifecycle computed from the claimed row, if the claim still holds
-   * (same token, still IN_PROGRESS). Returns null when a takeover fenced this attempt off.
+   * (same token, still IN_PROGRESS) and no cancellation was asked for since that row was read
+   * (the outcome would ignore it). Returns null otherwise: see `claimed` for which.
    */
   record(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
     if (transition.history.length !== 1) throw new Error('An attempt outcome writes exactly one history entry');
     return this.outcomes.submit({ token: transition.before.claimToken!, transition });
+  }
+
+  /** The action as it is now if `token` still holds its claim, else null (a takeover fenced it off). */
+  async claimed(id: string, token: string): Promise<ActionEntity | null> {
+    return this.dataSource.getRepository(ActionEntity).findOneBy({ id, claimToken: token, status: ActionStatus.InProgress });
   }
 
   private async claimMany(requests: (ClaimRequest & { leaseMs: number })[]): Promise<ClaimResult[]> {
@@ -159,7 +166,8 @@ export class ExecutionRepository {
          SELECT * FROM ${OUTCOME_COLUMNS.rows('t')}
        ), locked AS (
          SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.claim_token = t.token
-         WHERE a.status = 'IN_PROGRESS' ORDER BY a.id FOR UPDATE OF a
+         WHERE a.status = 'IN_PROGRESS' AND a.cancel_requested_at IS NOT DISTINCT FROM t.seen_cancel_requested_at
+         ORDER BY a.id FOR UPDATE OF a
        ), changed AS (
          UPDATE actions a SET ${set}, finished_at = CASE WHEN t.finished THEN now() END,
            claim_token = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claim_token END,

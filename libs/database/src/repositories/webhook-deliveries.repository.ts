@@ -21,7 +21,7 @@ export interface ClaimedDelivery {
   id: string;
   attempts: number;
   url: string;
-  /** Null for an action's callback URL, signed with `apiKeyId`'s secret instead. */
+  /** Null for an action's callback URL, signed with the secret of `apiKeyId` (the key that set the callback) instead. */
   subscriptionId: string | null;
   secretCiphertext: string | null;
   apiKeyId: string | null;

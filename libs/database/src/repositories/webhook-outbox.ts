@@ -22,7 +22,7 @@ export function outboxInsertSql(changed: string, extraColumns: readonly string[]
   const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note'].map((c) => `'${c}'`).join(', ');
   return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, action, callback_url, api_key_id)
          SELECT c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note,
-           to_jsonb(c) - ARRAY[${notAction}]::text[], c.callback_url, c.api_key_id
+           to_jsonb(c) - ARRAY[${notAction}]::text[], c.callback_url, c.callback_key_id
          FROM ${changed} c WHERE c.notice_type IS NOT NULL
            -- Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
            AND (c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))`;

@@ -31,8 +31,17 @@ export interface ActionState {
   readonly retryPolicy: ActionRetryPolicy | null;
   readonly data: Record<string, unknown>;
   readonly metadata: Record<string, unknown>;
-  /** Receives this action's lifecycle webhooks, signed with the creating API key's secret. */
+  /** Receives this action's lifecycle webhooks, signed with the secret of `callbackKeyId`. */
   readonly callbackUrl: string | null;
+  /** The API key that last set `data`: its secret signs the action's outbound calls. */
+  readonly dataKeyId: string | null;
+  /** The API key that last set `callbackUrl`: its secret signs the events sent there. */
+  readonly callbackKeyId: string | null;
+  /**
+   * When its owner asked to cancel an action whose current occurrence was running or locked: that
+   * occurrence finishes, then the action is CANCELED. Null when no cancellation is pending.
+   */
+  readonly cancelRequestedAt: Date | null;
   /** Bumped with every new due time, so a job queued for an older one can never claim the action. */
   readonly revision: number;
 }
@@ -51,8 +60,9 @@ export interface HistoryDraft {
 export interface Transition<S extends ActionState = ActionState> {
   readonly before: S;
   readonly after: S;
+  /** Empty when the event changes nothing (a repeated cancel request). */
   readonly history: readonly HistoryDraft[];
-  /** The action reached COMPLETED, FAILED or NO_ACTION now (retention counts from here). */
+  /** The action reached a final status now (retention counts from here). */
   readonly finished: boolean;
   /** Written with the change, in the same statement, for webhook delivery; null when there is nothing to tell. */
   readonly notice: ActionNotice | null;

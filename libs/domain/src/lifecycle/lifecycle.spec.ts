@@ -31,6 +31,9 @@ function state(overrides: Partial<ActionState> = {}): ActionState {
     data: {},
     metadata: {},
     callbackUrl: null,
+    dataKeyId: 'creator',
+    callbackKeyId: 'creator',
+    cancelRequestedAt: null,
     revision: 4,
     ...overrides,
   };
@@ -40,6 +43,9 @@ const hourly = (overrides: Partial<ActionState> = {}) =>
 const late = { executionTime: at('2025-03-01T07:30:00.000Z') };
 const ok = (note: string | null = 'HTTP 200'): LifecycleEvent => ({ type: 'succeeded', now, note });
 const fail = (permanent = false): LifecycleEvent => ({ type: 'failed', now, error: 'HTTP 500', permanent, retryPolicy: policy });
+const LOCK_WINDOW_MS = 120_000;
+const cancel = (note: string | null = null): LifecycleEvent => ({ type: 'canceled', now, note, lockWindowMs: LOCK_WINDOW_MS });
+const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
 
 describe('the action lifecycle', () => {
   // [name, state before, event, expected fields after, expected history entry, finished]
@@ -183,7 +189,7 @@ describe('the action lifecycle', () => {
     [
       'a new executionTime moves the due time and anchor and bumps the revision',
       state({ status: ActionStatus.Pending }),
-      { type: 'patched', changes: { executionTime: at('2030-01-31T00:00:00.000Z') } },
+      { type: 'patched', by: 'creator', changes: { executionTime: at('2030-01-31T00:00:00.000Z') } },
       {
         executionTime: at('2030-01-31T00:00:00.000Z'),
         nextAttemptAt: at('2030-01-31T00:00:00.000Z'),
@@ -196,7 +202,7 @@ describe('the action lifecycle', () => {
     [
       'other changes keep the revision',
       state({ status: ActionStatus.Pending }),
-      { type: 'patched', changes: { metadata: { a: 1 }, data: { b: 2 } } },
+      { type: 'patched', by: 'creator', changes: { metadata: { a: 1 }, data: { b: 2 } } },
       { metadata: { a: 1 }, data: { b: 2 }, revision: 4 },
       { note: 'updated metadata, data' },
       false,
@@ -204,7 +210,7 @@ describe('the action lifecycle', () => {
     [
       'repeat: false clears frequency and remainder',
       hourly({ status: ActionStatus.Pending }),
-      { type: 'patched', changes: { repeat: false } },
+      { type: 'patched', by: 'creator', changes: { repeat: false } },
       { repeat: false, frequency: null, executionRemainder: null },
       { note: 'updated repeat' },
       false,
@@ -260,7 +266,7 @@ describe('the action lifecycle', () => {
     [
       'a new cron moves the occurrence to its first time at or after executionTime',
       hourly({ status: ActionStatus.Pending, executionTime: at('2030-01-01T10:15:00.000Z') }),
-      { type: 'patched', changes: { cron: '0 12 * * *' } },
+      { type: 'patched', by: 'creator', changes: { cron: '0 12 * * *' } },
       { cron: '0 12 * * *', frequency: null, executionTime: at('2030-01-01T12:00:00.000Z'), nextAttemptAt: at('2030-01-01T12:00:00.000Z'), revision: 5 },
       { note: 'updated cron' },
       false,
@@ -272,7 +278,7 @@ describe('the action lifecycle', () => {
         endAt: at('2031-01-01T00:00:00.000Z'),
         retryPolicy: { maxRetries: 1, backoff: { type: 'fixed', delayMs: 100 } },
       }),
-      { type: 'patched', changes: { endAt: null, retryPolicy: null } },
+      { type: 'patched', by: 'creator', changes: { endAt: null, retryPolicy: null } },
       { endAt: null, retryPolicy: null, revision: 4 },
       {},
       false,
@@ -280,10 +286,82 @@ describe('the action lifecycle', () => {
     [
       'repeat: true keeps the stored frequency and remainder',
       hourly({ status: ActionStatus.Pending, repeat: false }),
-      { type: 'patched', changes: { repeat: true } },
+      { type: 'patched', by: 'creator', changes: { repeat: true } },
       { repeat: true, frequency: Frequency.Hourly, executionRemainder: 10 },
       {},
       false,
+    ],
+    [
+      'a patch of data is signed by the key that made it from now on',
+      state({ status: ActionStatus.Pending }),
+      { type: 'patched', by: 'editor', changes: { data: { b: 2 } } },
+      { dataKeyId: 'editor', callbackKeyId: 'creator' },
+      { note: 'updated data' },
+      false,
+    ],
+    [
+      'a patch of the callback URL only moves its own key',
+      state({ status: ActionStatus.Pending }),
+      { type: 'patched', by: 'editor', changes: { callbackUrl: 'https://example.com/cb', metadata: {} } },
+      { dataKeyId: 'creator', callbackKeyId: 'editor' },
+      {},
+      false,
+    ],
+    [
+      'cancel of a PENDING action outside the lock window ends it at once',
+      state({ status: ActionStatus.Pending, executionTime: at('2025-03-01T12:02:00.001Z') }),
+      cancel('not needed'),
+      { status: ActionStatus.Canceled, cancelRequestedAt: now, revision: 4 },
+      { from: 'PENDING', to: 'CANCELED', attempt: 0, note: 'canceled: not needed' },
+      true,
+    ],
+    [
+      'cancel of a running attempt only asks: the attempt finishes first',
+      state({ occurrence: 3 }),
+      cancel(),
+      { status: ActionStatus.InProgress, cancelRequestedAt: now, revision: 4 },
+      { from: 'IN_PROGRESS', to: 'IN_PROGRESS', attempt: 0, note: 'cancel requested; occurrence 3 finishes first' },
+      false,
+    ],
+    [
+      'cancel of a PENDING occurrence inside the lock window lets it run first',
+      hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T12:02:00.000Z') }),
+      cancel(),
+      { status: ActionStatus.Pending, cancelRequestedAt: now },
+      { from: 'PENDING', to: 'PENDING', attempt: 0 },
+      false,
+    ],
+    [
+      'cancel while an occurrence waits out a retry ends it at once: it would get no retry anyway',
+      state({ status: ActionStatus.Pending, retryCount: 1, lastError: 'HTTP 500', nextAttemptAt: at('2025-03-01T12:00:30.000Z') }),
+      cancel(),
+      { status: ActionStatus.Canceled, retryCount: 1, lastError: 'HTTP 500' },
+      { to: 'CANCELED', attempt: 0, note: 'canceled' },
+      true,
+    ],
+    [
+      'success after a cancel request ends CANCELED instead of moving on',
+      hourly(requested),
+      ok(),
+      { status: ActionStatus.Canceled, occurrence: 1, executionRemainder: 9, executionTime: at('2025-03-01T11:59:00.000Z'), revision: 4 },
+      { from: 'IN_PROGRESS', to: 'CANCELED', attempt: 1, note: 'HTTP 200; canceled as requested' },
+      true,
+    ],
+    [
+      'failure after a cancel request is not retried',
+      state({ ...requested, retryCount: 1 }),
+      fail(),
+      { status: ActionStatus.Canceled, retryCount: 2, lastError: 'HTTP 500', nextAttemptAt: at('2025-03-01T11:59:00.000Z'), revision: 4 },
+      { to: 'CANCELED', attempt: 2, note: 'HTTP 500; canceled as requested' },
+      true,
+    ],
+    [
+      'an attempt lost after a cancel request is not run again',
+      state(requested),
+      { type: 'interrupted', retryPolicy: policy },
+      { status: ActionStatus.Canceled, retryCount: 1, lastError: 'attempt 1 was interrupted (worker lost)' },
+      { to: 'CANCELED', attempt: 1 },
+      true,
     ],
   ])('%s', (_name, before, event, after, entry, finished) => {
     const result = transition(before, event);
@@ -307,8 +385,21 @@ describe('the action lifecycle', () => {
     ],
     ['a lost last attempt', state({ retryCount: 2 }), { type: 'interrupted', retryPolicy: policy }, { type: 'action.failed', attempt: 3 }],
     ['an unknown type', state({ status: ActionStatus.Pending }), { type: 'typeUnknown', note: 'no module' }, { type: 'action.no_action', attempt: 0 }],
-    ["a client's change", state({ status: ActionStatus.Pending }), { type: 'patched', changes: { metadata: { a: 1 } } }, null],
+    ["a client's change", state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: { metadata: { a: 1 } } }, null],
     ['a manual retry', state({ status: ActionStatus.Failed }), { type: 'retriedManually', now }, null],
+    [
+      'a cancel taking effect at once',
+      state({ status: ActionStatus.Pending, executionTime: at('2030-01-01T00:00:00.000Z') }),
+      cancel('why'),
+      { type: 'action.canceled', attempt: 0, note: 'canceled: why' },
+    ],
+    ['a cancel request', state(), cancel(), null],
+    [
+      'the attempt that ends a requested cancel',
+      state({ ...requested, occurrence: 2 }),
+      ok(),
+      { type: 'action.canceled', occurrence: 2, attempt: 1, note: 'HTTP 200; canceled as requested' },
+    ],
   ])('notice of %s', (_name, before, event, notice) => {
     const result = transition(before, event);
     if (notice === null) expect(result.notice).toBeNull();
@@ -318,10 +409,14 @@ describe('the action lifecycle', () => {
   it.each<[string, ActionState, LifecycleEvent]>([
     ['success of an attempt that is not running', state({ status: ActionStatus.Pending }), ok()],
     ['failure of a finished action', state({ status: ActionStatus.Completed }), fail()],
-    ['a patch of a running action', state(), { type: 'patched', changes: {} }],
-    ['a patch of a finished action', state({ status: ActionStatus.Failed }), { type: 'patched', changes: {} }],
+    ['a patch of a running action', state(), { type: 'patched', by: 'creator', changes: {} }],
+    ['a patch of a finished action', state({ status: ActionStatus.Failed }), { type: 'patched', by: 'creator', changes: {} }],
     ['a manual retry of a PENDING action', state({ status: ActionStatus.Pending }), { type: 'retriedManually', now }],
     ['a manual retry of a COMPLETED action', state({ status: ActionStatus.Completed }), { type: 'retriedManually', now }],
+    ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
+    ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map(
+      (status): [string, ActionState, LifecycleEvent] => [`a cancel of a ${status} action`, state({ status }), cancel()],
+    ),
   ])('refuses %s', (_name, before, event) => {
     expect(() => transition(before, event)).toThrow(TransitionRefusedError);
   });
@@ -335,7 +430,18 @@ describe('the action lifecycle', () => {
     ['an unknown zone', hourly({ status: ActionStatus.Pending }), { timezone: 'Mars/Olympus' }],
     ['endAt before the occurrence', hourly({ status: ActionStatus.Pending }), { endAt: at('2000-01-01T00:00:00.000Z') }],
   ])('refuses a change leaving %s', (_name, before, changes) => {
-    expect(() => transition(before, { type: 'patched', changes })).toThrow(InvalidChangeError);
+    expect(() => transition(before, { type: 'patched', by: 'creator', changes })).toThrow(InvalidChangeError);
+  });
+
+  it.each<[string, ActionState, LifecycleEvent]>([
+    ['an empty patch', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: {} }],
+    ['a patch of only absent fields', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: { data: undefined } }],
+    ['a cancel already asked for', state(requested), cancel()],
+  ])('changes and writes nothing for %s', (_name, before, event) => {
+    const result = transition(before, event);
+    expect(result.history).toEqual([]);
+    expect(result.after).toEqual(before);
+    expect(result.notice).toBeNull();
   });
 
   it('stores notes without NUL bytes and cut to size', () => {
@@ -361,7 +467,7 @@ describe('the action lifecycle', () => {
       retryPolicy: null,
       callbackUrl: null,
     };
-    const { state: created, history } = newActionState(request, now);
+    const { state: created, history } = newActionState(request, 'creator', now);
     expect(created).toMatchObject({
       status: 'PENDING',
       occurrence: 1,
@@ -373,7 +479,7 @@ describe('the action lifecycle', () => {
       executionRemainder: null,
     });
     expect(history).toEqual({ from: null, to: 'PENDING', occurrence: 1, attempt: 0, note: 'created' });
-    expect(newActionState({ ...request, repeat: true }, now).state).toMatchObject({ frequency: 'DAILY', executionRemainder: 5, timezone: 'UTC' });
+    expect(newActionState({ ...request, repeat: true }, 'creator', now).state).toMatchObject({ frequency: 'DAILY', executionRemainder: 5, timezone: 'UTC' });
   });
 });
 

@@ -1,9 +1,10 @@
-import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { ActionStatus, Frequency, MisfirePolicy, TERMINAL_STATUSES } from '../action-vocabulary';
 import { nextRetryDelay } from '../next-retry-delay';
 import { Schedule, firstOccurrenceAfter, latestOccurrenceNotAfter, nextOccurrence } from '../schedule/schedule';
 import { ActionState, HistoryDraft, Transition, attemptNumber } from './action-state';
 import { TransitionRefusedError } from './lifecycle.errors';
 import { noticeOf } from './lifecycle-notice';
+import { coversItsOccurrence } from './lock-window';
 import { storableNote } from './note';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
@@ -41,8 +42,13 @@ export type LifecycleEvent =
   | { readonly type: 'interrupted'; readonly retryPolicy: RetryPolicy }
   /** No fulfillment module knows the action's type: it becomes NO_ACTION, visibly, and is not retried. */
   | { readonly type: 'typeUnknown'; readonly note: string }
-  /** A client changed a PENDING action. */
-  | { readonly type: 'patched'; readonly changes: ActionChanges }
+  /** A client changed a PENDING action; `by` is its API key (null: an operator), which signs what it set from now on. */
+  | { readonly type: 'patched'; readonly changes: ActionChanges; readonly by: string | null }
+  /**
+   * Its owner asked to stop the action for good. An occurrence the lock window covers (running, or
+   * about to) finishes first; anything else ends at once.
+   */
+  | { readonly type: 'canceled'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
   /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
   | { readonly type: 'retriedManually'; readonly now: Date };
 
@@ -56,28 +62,32 @@ export type LifecycleEvent =
  *                               ─interrupted→ IN_PROGRESS (next attempt), or FAILED
  *   PENDING | IN_PROGRESS ─typeUnknown→ NO_ACTION
  *   PENDING ─patched→ PENDING;  FAILED | NO_ACTION ─retriedManually→ PENDING
+ *   PENDING | IN_PROGRESS ─canceled→ CANCELED, or the same status with cancelRequestedAt set, and
+ *   then the covered attempt's end (succeeded, failed, interrupted) → CANCELED
  */
 export function transition<S extends ActionState>(state: S, event: LifecycleEvent): Transition<S> {
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
+  if (!result.entry) return { before: state, after, history: [], finished: false, notice: null };
   const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
   return { before: state, after, history: [entry], finished: result.finished ?? false, notice: noticeOf(state, after, event, entry) };
 }
 
 interface Outcome {
   changes: Partial<ActionState>;
-  entry: Omit<HistoryDraft, 'from' | 'occurrence'>;
+  /** Null when the event changes nothing: nothing is written. */
+  entry: Omit<HistoryDraft, 'from' | 'occurrence'> | null;
   finished?: boolean;
 }
 
 function apply(state: ActionState, event: LifecycleEvent): Outcome {
   switch (event.type) {
     case 'succeeded':
-      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? succeeded(state, event.now, event.note);
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, succeeded(state, event.now, event.note));
     case 'failed':
-      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? failed(state, event);
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, failed(state, event));
     case 'interrupted':
-      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? interrupted(state, event.retryPolicy);
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, interrupted(state, event.retryPolicy));
     case 'typeUnknown':
       return (
         requireStatus(state, event.type, [ActionStatus.Pending, ActionStatus.InProgress]) ?? {
@@ -91,7 +101,9 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
         }
       );
     case 'patched':
-      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? patched(state, event.changes);
+      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? patched(state, event.changes, event.by);
+    case 'canceled':
+      return canceled(state, event);
     case 'retriedManually':
       if (state.status !== ActionStatus.Failed && state.status !== ActionStatus.NoAction) {
         throw new TransitionRefusedError(`Action is ${state.status}; only FAILED or NO_ACTION actions can be retried`);
@@ -142,6 +154,45 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
       ...dueAgainAt(state, next.time),
     },
     entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
+  };
+}
+
+/**
+ * Not covered by the lock window (PENDING and due later, or waiting out a retry it will no longer
+ * get): CANCELED now. Covered (running, or its first attempt due within the window): only the
+ * request is recorded, and the attempt's end settles it. Asking again changes nothing.
+ */
+function canceled(state: ActionState, event: Extract<LifecycleEvent, { type: 'canceled' }>): Outcome {
+  if (TERMINAL_STATUSES.includes(state.status)) throw new TransitionRefusedError(`Action is ${state.status}; a finished action cannot be canceled`);
+  if (state.cancelRequestedAt) return { changes: {}, entry: null };
+  const reason = event.note === null ? '' : `: ${event.note}`;
+  const covered = coversItsOccurrence(state, event.now, event.lockWindowMs) && (state.status === ActionStatus.InProgress || state.retryCount === 0);
+  if (covered) {
+    return {
+      changes: { cancelRequestedAt: event.now },
+      entry: { to: state.status, attempt: 0, note: storableNote(`cancel requested${reason}; occurrence ${state.occurrence} finishes first`) },
+    };
+  }
+  return {
+    changes: { status: ActionStatus.Canceled, cancelRequestedAt: event.now },
+    entry: { to: ActionStatus.Canceled, attempt: 0, note: storableNote(`canceled${reason}`) },
+    finished: true,
+  };
+}
+
+/**
+ * The end of an attempt whose action's owner asked to cancel it: whatever the outcome, the action
+ * is CANCELED with that attempt's result, and there is no retry and no next occurrence.
+ */
+function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
+  if (!state.cancelRequestedAt || !outcome.entry) return outcome;
+  // The attempt's own record stays (its error, a consumed execution); its retry or next occurrence does not.
+  const kept = (['retryCount', 'lastError', 'executionRemainder'] as const).filter((field) => outcome.changes[field] !== undefined);
+  const note = [outcome.entry.note, 'canceled as requested'].filter(Boolean).join('; ');
+  return {
+    changes: { status: ActionStatus.Canceled, ...Object.fromEntries(kept.map((field) => [field, outcome.changes[field]])) },
+    entry: { to: ActionStatus.Canceled, attempt: attemptNumber(state), note: storableNote(note) },
+    finished: true,
   };
 }
 
@@ -200,11 +251,16 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
  * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
  * The result must still be a runnable schedule (`assertRunnableSchedule`).
  */
-function patched(state: ActionState, changes: ActionChanges): Outcome {
+function patched(state: ActionState, changes: ActionChanges, by: string | null): Outcome {
+  // An empty change is no change: it must not grow the history.
+  if (Object.values(changes).every((value) => value === undefined)) return { changes: {}, entry: null };
   const next: { -readonly [K in keyof ActionState]?: ActionState[K] } = {};
   for (const field of ['data', 'metadata', 'misfirePolicy', 'executionRemainder', 'endAt', 'retryPolicy', 'timezone', 'callbackUrl'] as const) {
     if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
   }
+  // Whoever sets what is sent signs it, so no key can have another's signature put on its own body or URL.
+  if (changes.data !== undefined) next.dataKeyId = by;
+  if (changes.callbackUrl !== undefined) next.callbackKeyId = by;
   if (changes.frequency !== undefined) Object.assign(next, { frequency: changes.frequency, cron: null });
   if (changes.cron !== undefined) Object.assign(next, { cron: changes.cron, frequency: changes.frequency ?? null });
   const repeat = changes.repeat ?? state.repeat;
@@ -220,6 +276,6 @@ function patched(state: ActionState, changes: ActionChanges): Outcome {
     Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, time) });
   }
   assertRunnableSchedule({ ...state, ...next });
-  const changed = Object.keys(changes).join(', ') || 'nothing';
+  const changed = Object.keys(changes).join(', ');
   return { changes: next, entry: { to: ActionStatus.Pending, attempt: 0, note: `updated ${changed}` } };
 }

@@ -8,23 +8,35 @@ export function lockedBefore(now: Date, lockWindowMs: number): Date {
 }
 
 /**
+ * Whether the lock window covers the action's current occurrence: it is running, or PENDING and
+ * scheduled within the window (`executionTime`, not a retry's later `nextAttemptAt`: an occurrence
+ * stays covered while its retries run). A client's change cannot touch a covered occurrence.
+ */
+export function coversItsOccurrence(state: Pick<ActionState, 'status' | 'executionTime'>, now: Date, lockWindowMs: number): boolean {
+  if (state.status === ActionStatus.InProgress) return true;
+  return state.status === ActionStatus.Pending && state.executionTime <= lockedBefore(now, lockWindowMs);
+}
+
+/**
  * The lock-window rule: a PENDING action can be changed or deleted only while it is due more
  * than the lock window ahead; IN_PROGRESS is always locked; finished actions can be deleted but
  * not changed. Throws the reason when the action is locked. Storage re-checks the same condition
  * in its conditional statement, so a race is decided there.
  */
 export function assertUnlocked(state: ActionState & { id: string }, verb: 'changed' | 'deleted', now: Date, lockWindowMs: number): void {
+  // A locked action can still be stopped: a refused delete says how.
+  const stop = verb === 'deleted' ? `; to stop it, use POST /actions/${state.id}/cancel` : '';
   if (state.status === ActionStatus.InProgress) {
-    throw new TransitionRefusedError(`Action ${state.id} is IN_PROGRESS (running now) and cannot be ${verb}`);
+    throw new TransitionRefusedError(`Action ${state.id} is IN_PROGRESS (running now) and cannot be ${verb}${stop}`);
   }
   if (TERMINAL_STATUSES.includes(state.status)) {
     if (verb === 'deleted') return;
     throw new TransitionRefusedError(`Action ${state.id} is ${state.status}; finished actions can be deleted but not changed`);
   }
-  if (state.executionTime <= lockedBefore(now, lockWindowMs)) {
+  if (coversItsOccurrence(state, now, lockWindowMs)) {
     throw new TransitionRefusedError(
       `Action ${state.id} is due at ${state.executionTime.toISOString()}, inside the lock window of ${lockWindowMs} ms; ` +
-        `it can only be ${verb} while its executionTime is further ahead`,
+        `it can only be ${verb} while its executionTime is further ahead${stop}`,
     );
   }
 }

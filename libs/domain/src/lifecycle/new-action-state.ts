@@ -23,10 +23,10 @@ export interface ActionRequest {
 
 /**
  * A new action's first state and history entry: PENDING, first occurrence, due at executionTime
- * (for cron, the first cron time at or after it). Throws `InvalidChangeError` naming the field
+ * (for cron, the first cron time at or after it), its calls and events signed by `keyId`. Throws `InvalidChangeError` naming the field
  * when the schedule could never run.
  */
-export function newActionState(request: ActionRequest, now: Date): { state: ActionState; history: HistoryDraft } {
+export function newActionState(request: ActionRequest, keyId: string, now: Date): { state: ActionState; history: HistoryDraft } {
   const repeat = request.repeat;
   const timezone = repeat ? (request.timezone ?? 'UTC') : request.timezone;
   const requested = request.executionTime ?? now;
@@ -44,6 +44,9 @@ export function newActionState(request: ActionRequest, now: Date): { state: Acti
     nextAttemptAt: executionTime,
     scheduleAnchor: executionTime,
     revision: 0,
+    dataKeyId: keyId,
+    callbackKeyId: keyId,
+    cancelRequestedAt: null,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

@@ -14,8 +14,11 @@ export interface FulfillmentContext {
   readonly idempotencyKey: string;
   /** The occurrence's scheduled time. */
   readonly scheduledAt: Date;
-  /** The API key that created the action (null for actions stored before keys were recorded). */
-  readonly apiKeyId: string | null;
+  /**
+   * The API key that last set the action's data (null for actions stored before keys were
+   * recorded): what the attempt sends on its behalf is signed with its secret (`signingSecretFor`).
+   */
+  readonly signingKeyId: string | null;
   /**
    * Aborted when this attempt must stop: its claim could not be renewed, so another worker may
    * take the occurrence over. Pass it to every I/O call so no attempt outlives its claim.

@@ -31,6 +31,13 @@ export class ActionResponse implements ActionResource {
   occurrence: number;
   @ApiProperty({ format: 'date-time', description: 'When the next attempt is due (later than executionTime while backing off)' })
   nextAttemptAt: string;
+  @ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    nullable: true,
+    description: 'Set while a cancellation waits for the running or locked occurrence to end; the action is then CANCELED',
+  })
+  cancelRequestedAt: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 
@@ -54,7 +61,7 @@ export class ActionStatsResponse {
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
-    example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0 },
+    example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0, CANCELED: 0 },
   })
   byStatus: Record<ActionStatus, number>;
   @ApiProperty({

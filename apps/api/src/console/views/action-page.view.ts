@@ -1,5 +1,5 @@
 import { ActionEntity, HistoryRecord } from '@app/database';
-import { ActionStatus } from '@app/domain';
+import { ActionStatus, TERMINAL_STATUSES } from '@app/domain';
 import { localTimeField } from './action-list.view';
 import { csrfField, duration, jsonBlock, statusBadge, timeTag } from './fragments';
 import { SafeHtml, html, segment } from './html';
@@ -102,10 +102,14 @@ function schedule(a: ActionEntity, occurrences: Date[]): SafeHtml {
     }`;
 }
 
-/** Retry, reschedule and delete, always offered: the service decides, and a refusal comes back with its reason. */
+/**
+ * Retry, reschedule and delete, always offered: the service decides, and a refusal comes back with
+ * its reason. Cancel only while it can still change something.
+ */
 function operations(a: ActionEntity, csrfToken: string): SafeHtml {
   const base = `/admin/actions/${segment(a.id)}`;
   return html`<div class="operations">
+    ${cancelOperation(a, base, csrfToken)}
     <form method="post" action="${base}/retry">
       ${csrfField(csrfToken)}
       <button type="submit">Retry</button>
@@ -121,6 +125,18 @@ function operations(a: ActionEntity, csrfToken: string): SafeHtml {
       <p class="hint">A deleted action never runs.</p>
     </form>
   </div>`;
+}
+
+function cancelOperation(a: ActionEntity, base: string, csrfToken: string): SafeHtml | string {
+  if (TERMINAL_STATUSES.includes(a.status)) return '';
+  if (a.cancelRequestedAt) {
+    return html`<p class="hint cancel-pending">Cancellation requested ${timeTag(a.cancelRequestedAt)}: occurrence ${a.occurrence} finishes first, then the action is CANCELED.</p>`;
+  }
+  return html`<form method="post" action="${base}/cancel" data-confirm="Cancel action ${a.id}? It never runs again (a running occurrence finishes first).">
+      ${csrfField(csrfToken)}
+      <button type="submit" class="danger">Cancel</button>
+      <p class="hint">Stops it for good, also inside the lock window: an occurrence that is running or about to run finishes first, without retries.</p>
+    </form>`;
 }
 
 function historyEntry(entry: HistoryRecord): SafeHtml {

@@ -1,0 +1,14 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsString, MaxLength } from 'class-validator';
+import { OptionalNotNull } from './not-null';
+import { IsStorableText } from './storable-text';
+
+/** Body of `POST /actions/:id/cancel` (may be empty); any other field is rejected. */
+export class CancelActionDto {
+  @ApiPropertyOptional({ example: 'customer closed the account', description: "Why: kept in the action's history" })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(500)
+  @IsStorableText()
+  note?: string;
+}
