@@ -111,7 +111,7 @@ describe('Reading and managing actions', () => {
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
         total: 3,
-        byStatus: { PENDING: 2, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0 },
+        byStatus: { PENDING: 2, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0, CANCELED: 0 },
         byAction: { HTTP_REQUEST: { PENDING: 1, COMPLETED: 1 }, SEND_NOTIFICATION: { PENDING: 1 } },
       });
     });
@@ -146,6 +146,16 @@ describe('Reading and managing actions', () => {
       expect(await queuedJobs(api.app)).toBe(jobsBefore); // old job removed, new one added
       const history = await api.client.get(`/actions/${action.id}/history`);
       expect(history.body[1]).toMatchObject({ from: 'PENDING', to: 'PENDING', note: 'updated executionTime, data, executionRemainder' });
+    });
+
+    it('an empty change answers the action as it is and writes nothing, however often it comes', async () => {
+      const action = await create(notificationExample(HOUR));
+      for (let i = 0; i < 5; i += 1) {
+        const response = await api.client.patch(`/actions/${action.id}`, {});
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual(action);
+      }
+      expect((await api.client.get(`/actions/${action.id}/history`)).body).toHaveLength(1);
     });
 
     it('turning repeat off clears frequency and executionRemainder', async () => {

@@ -8,7 +8,7 @@ import { emptyTables, httpRequestExample, notificationExample } from './support/
 import { useRunningStack } from './support/running-stack';
 
 const HOUR = 3_600_000;
-const STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'NO_ACTION'];
+const STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'NO_ACTION', 'CANCELED'];
 
 /** What GET /actions/stats must answer, counted the slow way. */
 async function countedByGroupBy(db: DataSource) {
