@@ -203,6 +203,23 @@ describe('Reading and managing actions', () => {
       expect((await api.client.get(`/actions/${action.id}`)).body).toEqual(action);
     });
 
+    it('an occurrence waiting out a retry stays locked whatever its nextAttemptAt; cancel still stops it at once', async () => {
+      const action = await create(httpRequestExample(HOUR));
+      await api.db.query(
+        `UPDATE actions SET execution_time = now() - interval '1 minute', next_attempt_at = now() + interval '1 hour', retry_count = 1 WHERE id = $1`,
+        [action.id],
+      );
+      const patch = await api.client.patch(`/actions/${action.id}`, { metadata: { a: 1 } });
+      expect(patch.status).toBe(409);
+      expect(patch.body.message).toMatch(/inside the lock window/);
+      const del = await api.client.delete(`/actions/${action.id}`);
+      expect(del.status).toBe(409);
+      expect(del.body.message).toContain(`use POST /actions/${action.id}/cancel`);
+      const cancel = await api.client.post(`/actions/${action.id}/cancel`);
+      expect(cancel.status).toBe(200);
+      expect(cancel.body.status).toBe('CANCELED');
+    });
+
     it('IN_PROGRESS: 409 for patch and delete', async () => {
       const action = await create(httpRequestExample(HOUR));
       await setStatus(action.id, 'IN_PROGRESS');
@@ -212,7 +229,7 @@ describe('Reading and managing actions', () => {
       }
     });
 
-    it.each(['COMPLETED', 'FAILED', 'NO_ACTION'])('%s: patch 409, delete 204', async (status) => {
+    it.each(['COMPLETED', 'FAILED', 'NO_ACTION', 'CANCELED'])('%s: patch 409, delete 204', async (status) => {
       const action = await create(httpRequestExample(30_000));
       await setStatus(action.id, status);
       const patch = await api.client.patch(`/actions/${action.id}`, { metadata: {} });
