@@ -192,6 +192,26 @@ describe('Operator console (in Chromium)', () => {
     expect((await api.client.get(`/actions/${id}`)).status).toBe(404);
   });
 
+  it('cancels an action after a confirmation, at once outside the lock window and after its occurrence inside it', async () => {
+    const later = await create(httpRequestExample());
+    await page.goto(`/admin/actions/${later}`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL(`**/admin/actions/${later}?done=canceled`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Canceled');
+    expect(await statusOnPage()).toBe('CANCELED');
+    await expect(page.getByRole('button', { name: 'Cancel' }).count()).resolves.toBe(0);
+    expect((await api.client.get(`/actions/${later}/history`)).body.at(-1)).toMatchObject({ to: 'CANCELED', note: 'canceled: canceled in the console' });
+
+    const locked = await create(httpRequestExample(60_000));
+    await page.goto(`/admin/actions/${locked}`);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForURL(`**/admin/actions/${locked}?done=canceled`);
+    await expect(page.locator('.cancel-pending').textContent()).resolves.toContain('occurrence 1 finishes first');
+    expect(await read(locked)).toMatchObject({ status: 'PENDING', cancelRequestedAt: expect.any(String) });
+  });
+
   it('retries all FAILED actions of a type after a confirmation that says how many', async () => {
     await emptyTables(api.db);
     const ids = await failedActions(3);
