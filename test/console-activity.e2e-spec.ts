@@ -108,6 +108,26 @@ describe('Console activity figures', () => {
     ]);
   });
 
+  it('counts an attempt that ended a cancellation by its outcome, and a cancel request as no attempt', async () => {
+    const [succeeded, failed] = await Promise.all([1, 2].map(() => create(httpRequestExample())));
+    await api.db.query(`UPDATE actions SET status = 'CANCELED', retry_count = CASE WHEN id = $1 THEN 0 ELSE 1 END WHERE id IN ($1, $2)`, [succeeded, failed]);
+    const at = (time: string) => `2020-01-01T10:${time}Z`;
+    const entries: [string, string, string, number, string][] = [
+      [succeeded, 'IN_PROGRESS', 'IN_PROGRESS', 0, at('00:05')], // the cancel request, while the attempt ran
+      [succeeded, 'IN_PROGRESS', 'CANCELED', 1, at('00:10')],
+      [failed, 'IN_PROGRESS', 'IN_PROGRESS', 0, at('00:15')],
+      [failed, 'IN_PROGRESS', 'CANCELED', 1, at('00:20')],
+    ];
+    for (const [id, from, to, attempt, time] of entries) {
+      await api.db.query(
+        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, note, at) VALUES ($1, $2, $3, 1, $4, NULL, $5)`,
+        [id, from, to, attempt, time],
+      );
+    }
+    const [minute] = await activity.perMinute(new Date(at('00:30')), new Date(at('01:00')));
+    expect(minute).toMatchObject({ succeeded: 1, failed: 1, noAction: 0, started: 0 });
+  });
+
   it('reads each finished minute of the last hour once, and the minutes still filling on every refresh', async () => {
     const id = await create(httpRequestExample());
     const now = new Date();

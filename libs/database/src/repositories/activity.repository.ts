@@ -27,15 +27,17 @@ export interface OverdueActions {
 
 /**
  * Attempts and their lag, minute by minute, from the history alone (a range of
- * `idx_action_history_at`). An attempt's outcome is the entry leaving IN_PROGRESS: COMPLETED,
- * FAILED, NO_ACTION, or back to IN_PROGRESS (its worker died: failed). Back to PENDING is either
- * a retry or the next occurrence, and only what follows tells them apart: after a success, the
- * action's next entry (or, while none came yet, the action itself) is at a later occurrence. That
- * costs one index probe per such entry, and none for the others.
+ * `idx_action_history_at`). An attempt's outcome is the entry leaving IN_PROGRESS (entries of
+ * attempt 0, such as a cancel request, are not attempts): COMPLETED, FAILED, NO_ACTION, or back
+ * to IN_PROGRESS (its worker died: failed). Back to PENDING is either a retry or the next
+ * occurrence, and only what follows tells them apart: after a success, the action's next entry
+ * (or, while none came yet, the action itself) is at a later occurrence. An attempt that ended a
+ * requested cancellation left a final CANCELED row whose retry count is 0 only after a success.
+ * That costs one index probe per such entry, and none for the others.
  */
 const MINUTES_SQL = `
 WITH recent AS MATERIALIZED (
-  SELECT h.id, h.action_id, h.at, h.from_status, h.to_status, h.occurrence, h.due_at
+  SELECT h.id, h.action_id, h.at, h.from_status, h.to_status, h.occurrence, h.attempt, h.due_at
   FROM action_history h
   WHERE h.at >= date_trunc('minute', $1::timestamptz) AND h.at < $2
     AND (h.from_status = 'IN_PROGRESS' OR h.to_status IN ('IN_PROGRESS', 'NO_ACTION'))
@@ -44,6 +46,8 @@ WITH recent AS MATERIALIZED (
     CASE
       WHEN r.to_status = 'COMPLETED' THEN 'succeeded'
       WHEN r.to_status = 'NO_ACTION' THEN 'no_action'
+      WHEN r.to_status = 'CANCELED' THEN
+        CASE WHEN (SELECT a.retry_count FROM actions a WHERE a.id = r.action_id) = 0 THEN 'succeeded' ELSE 'failed' END
       WHEN r.to_status = 'PENDING' AND COALESCE(
         (SELECT n.occurrence FROM action_history n WHERE n.action_id = r.action_id AND n.id > r.id ORDER BY n.id LIMIT 1),
         (SELECT a.occurrence FROM actions a WHERE a.id = r.action_id)
@@ -52,7 +56,7 @@ WITH recent AS MATERIALIZED (
     END AS outcome,
     count(*) AS attempts
   FROM recent r
-  WHERE r.from_status = 'IN_PROGRESS' OR r.to_status = 'NO_ACTION'
+  WHERE (r.from_status = 'IN_PROGRESS' AND r.attempt > 0) OR r.to_status = 'NO_ACTION'
   GROUP BY 1, 2
 ), by_outcome AS (
   SELECT minute, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded, sum(attempts) FILTER (WHERE outcome = 'failed') AS failed,
