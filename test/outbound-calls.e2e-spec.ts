@@ -4,8 +4,9 @@ import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { HostResolver } from '@app/outbound';
-import { ROTATED_KEY, TEST_KEY, waitUntil } from '@app/testing';
+import { HttpReceiver, ROTATED_KEY, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { ownAddress } from './support/own-address';
 import { startWorker } from './support/worker-test-app';
 
 const MIB = 1024 * 1024;
@@ -52,6 +53,8 @@ describe('Outbound calls made by the worker', () => {
   let streamed = 0;
   const site = new LocalServer((req, res) => {
     if (req.url === '/from') return res.writeHead(302, { location: '/to' }).end('moved');
+    // Echoes what it was sent, as a failing debug endpoint does.
+    if (req.url!.startsWith('/down')) return res.writeHead(500).end(`cannot serve ${req.url} for ${req.headers.authorization}`);
     if (req.url !== '/endless') return res.writeHead(200).end('ok');
     // 50 MiB, written as fast as the reader takes it.
     const chunk = Buffer.alloc(64 * 1024, 'z');
@@ -65,16 +68,28 @@ describe('Outbound calls made by the worker', () => {
   });
   // Listens on another loopback address, which this worker's allow-list does not hold.
   const internal = new LocalServer((_req, res) => res.writeHead(200).end('internal secrets'));
+  // Listens on this machine's own address, as a service bound to every interface does.
+  const own = ownAddress();
+  const onOwnAddress = new LocalServer((_req, res) => res.writeHead(200).end('own secrets'));
+  // Receives the lifecycle webhooks of actions that name it as their callbackUrl.
+  const callbacks = new HttpReceiver();
 
   beforeAll(async () => {
     await site.listen('127.0.0.1');
     await internal.listen('127.0.0.2');
+    await onOwnAddress.listen(own.address);
+    await callbacks.start();
     api = await startCleanApiApp();
-    // rebound.test's DNS answer points inside, as a rebinding attacker's would; no other name is used here.
+    // These names' DNS answers point inside, as a rebinding attacker's would; no other name is used here.
+    const answers: Record<string, LookupAddress[]> = {
+      'rebound.test': [{ address: '127.0.0.2', family: 4 }],
+      'self.test': [{ address: own.address, family: own.family }],
+    };
     const resolver = {
       resolve: async (hostName: string): Promise<LookupAddress[]> => {
-        if (hostName !== 'rebound.test') throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostName}`), { code: 'ENOTFOUND' });
-        return [{ address: '127.0.0.2', family: 4 }];
+        const addresses = answers[hostName];
+        if (!addresses) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostName}`), { code: 'ENOTFOUND' });
+        return addresses;
       },
     };
     worker = await startWorker({
@@ -87,6 +102,8 @@ describe('Outbound calls made by the worker', () => {
     await api.close();
     await site.stop();
     await internal.stop();
+    await onOwnAddress.stop();
+    await callbacks.stop();
   });
 
   async function run(url: string, key = TEST_KEY, body: unknown = { hello: 'world' }) {
@@ -108,9 +125,53 @@ describe('Outbound calls made by the worker', () => {
     expect(history.at(-1)).toMatchObject({
       from: 'IN_PROGRESS',
       to: 'FAILED',
-      note: `HTTP_REQUEST to ${url} not sent: the destination is not allowed (rebound.test resolves to no allowed address)`,
+      note: `HTTP_REQUEST to rebound.test:${internal.port} not sent: the destination is not allowed (rebound.test resolves to no allowed address)`,
     });
     expect(internal.connections).toBe(0);
+  });
+
+  it("fails an action at once when its host name resolves to this machine's own address, without connecting there", async () => {
+    const action = await run(`http://self.test:${onOwnAddress.port}/metrics`);
+    expect(action).toMatchObject({ status: 'FAILED', retryCount: 1 });
+    const history = await historyOf(action.id);
+    expect(history.filter((h: any) => h.to === 'IN_PROGRESS')).toHaveLength(1);
+    expect(history.at(-1)).toMatchObject({
+      from: 'IN_PROGRESS',
+      to: 'FAILED',
+      note: `HTTP_REQUEST to self.test:${onOwnAddress.port} not sent: the destination is not allowed (self.test resolves to no allowed address)`,
+    });
+    expect(onOwnAddress.connections).toBe(0);
+  });
+
+  it('keeps the URL and header values of a failing call out of notes, lastError and webhook events', async () => {
+    const secrets = ['query-secret-7f3a', 'header-secret-91bc'];
+    const url = `http://127.0.0.1:${site.port}/down?token=${secrets[0]}`;
+    const created = await api.client.post('/actions', {
+      action: 'HTTP_REQUEST',
+      executionTime: Date.now(),
+      data: { url, headers: { Authorization: `Bearer ${secrets[1]}` } },
+      callbackUrl: callbacks.url('/events'),
+    });
+    expect(created.status).toBe(201);
+    const action = await waitUntil('the action to fail', async () => {
+      const current = (await api.client.get(`/actions/${created.body.id}`)).body;
+      return current.status === 'FAILED' ? current : null;
+    });
+    const events = await waitUntil('both events at the callback', () => {
+      const received = callbacks.callsTo('/events').map((call) => JSON.parse(call.body));
+      return received.length >= 2 ? received : null;
+    });
+    const notes = (await historyOf(action.id)).filter((h: any) => h.from === 'IN_PROGRESS').map((h: any) => h.note);
+    const eventNotes = events.map((event: any) => event.data.note);
+    expect(events.map((event: any) => event.type).sort()).toEqual(['action.attempt_failed', 'action.failed']);
+    for (const text of [action.lastError, ...notes, ...eventNotes]) {
+      expect(text).toMatch(new RegExp(`^HTTP 500: .*\\(from 127\\.0\\.0\\.1:${site.port}\\)$`));
+      for (const secret of secrets) expect(text).not.toContain(secret);
+    }
+    expect(notes).toHaveLength(2);
+    // What the receiver echoed back is masked; the client's own data is shown as it gave it.
+    expect(action.lastError).toContain('[redacted]');
+    expect(events[0].data.action.data.url).toBe(url);
   });
 
   it('does not follow a redirect: the 3xx fails the attempt, is retried, and the target never sees a call', async () => {

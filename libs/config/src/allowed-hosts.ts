@@ -40,7 +40,8 @@ export function parseAllowedHosts(raw: string): { hosts: AllowedHosts; problems:
   return { hosts: { names, ranges }, problems };
 }
 
-function parseRange(entry: string): IpRange | null {
+/** `10.1.0.0/16`, `fd00::/8` or a single address; null for anything else. */
+export function parseRange(entry: string): IpRange | null {
   const [address, prefixText, ...rest] = entry.split('/');
   const version = isIP(address);
   if (version === 0 || rest.length > 0 || address.includes('%')) return null;

@@ -19,12 +19,21 @@ describe('webhook receiver URLs', () => {
     ['http://localhost:3000/', expect.stringContaining('localhost is a loopback address')],
     [`https://example.com/${'a'.repeat(2048)}`, 'url must be at most 2048 characters'],
     ['', 'url must be an https://, http:// or mailto: URL'],
+    ['https://user:pass@hooks.example.com/p', 'url must not hold user information (credentials belong in a header)'],
+    ['http://user@hooks.example.com/p', 'url must not hold user information (credentials belong in a header)'],
+    ['http://192.0.2.1/h', 'url is not an allowed destination: 192.0.2.1 is a documentation address (see OUTBOUND_ALLOWED_HOSTS)'],
   ])('%s', (url, problem) => {
     expect(webhookUrlProblem(url, 'url', egress, true)).toEqual(problem);
   });
 
   it('refuses mailto: where only http(s) is meant, as for a callback URL', () => {
     expect(webhookUrlProblem('mailto:ops@example.com', 'callbackUrl', egress, false)).toBe('callbackUrl must be an https:// or http:// URL');
+  });
+
+  it('refuses user information in a callback URL too', () => {
+    expect(webhookUrlProblem('https://user:pass@hooks.example.com/', 'callbackUrl', egress, false)).toBe(
+      'callbackUrl must not hold user information (credentials belong in a header)',
+    );
   });
 
   it('tells an email target from an HTTP one', () => {

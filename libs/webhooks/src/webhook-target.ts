@@ -1,4 +1,4 @@
-import { EgressPolicy } from '@app/outbound';
+import { EgressPolicy, userInfoProblem } from '@app/outbound';
 
 export const MAX_WEBHOOK_URL_LENGTH = 2048;
 
@@ -24,8 +24,9 @@ export function webhookTargetOf(text: string): WebhookTarget | null {
 
 /**
  * Why `text` cannot receive webhooks, naming `field`, or null. Checked when a subscription or a
- * callback URL is set: the scheme, the length, and the egress policy for hosts judged without DNS
- * (IP literals, `localhost`); other names are judged on the address connected to at delivery.
+ * callback URL is set: the scheme, the length, no user information, and the egress policy for
+ * hosts judged without DNS (IP literals, `localhost`); other names are judged on the address
+ * connected to at delivery.
  */
 export function webhookUrlProblem(text: unknown, field: string, egress: EgressPolicy, allowMailto: boolean): string | null {
   const schemes = allowMailto ? 'an https://, http:// or mailto: URL' : 'an https:// or http:// URL';
@@ -34,6 +35,8 @@ export function webhookUrlProblem(text: unknown, field: string, egress: EgressPo
   const target = webhookTargetOf(text);
   if (!target || (target.kind === 'email' && !allowMailto)) return `${field} must be ${schemes}`;
   if (target.kind === 'http') {
+    const userInfo = userInfoProblem(target.url);
+    if (userInfo) return `${field} ${userInfo}`;
     const refusal = egress.refusalOfUrl(target.url);
     if (refusal) return `${field} is not an allowed destination: ${refusal} (see OUTBOUND_ALLOWED_HOSTS)`;
   }

@@ -24,7 +24,7 @@ describe('dataJsonSchema', () => {
     expect(http.required).toEqual(['url']);
     expect(http.properties).toMatchObject({
       url: { type: 'string', format: 'uri' },
-      headers: { type: 'object', additionalProperties: { type: 'string' } },
+      headers: { type: 'object', additionalProperties: { type: 'string' }, description: expect.stringContaining('Host, Forwarded, X-Forwarded-*') },
     });
     const notification = dataJsonSchema(SEND_NOTIFICATION.dataClass);
     expect(notification.required).toEqual(['notificationType', 'templateType', 'subject', 'name']);

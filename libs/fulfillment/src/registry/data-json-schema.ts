@@ -18,8 +18,12 @@ const BY_VALIDATOR: Record<string, (constraints: unknown[]) => JsonSchema> = {
   isObject: () => ({ type: 'object' }),
   isEmail: () => ({ type: 'string', format: 'email' }),
   matches: ([pattern]) => ({ type: 'string', pattern: (pattern as RegExp).source }),
-  isOutboundUrl: () => ({ type: 'string', format: 'uri', description: 'An http or https URL' }),
+  isOutboundUrl: () => ({ type: 'string', format: 'uri', description: 'An http or https URL, without user information' }),
   isStringRecord: () => ({ type: 'object', additionalProperties: { type: 'string' } }),
+  isSendableHeaders: () => ({
+    description:
+      'Sent as given. Not Host, Forwarded, X-Forwarded-* nor the headers Punctual sets (Idempotency-Key, webhook-*, Content-Length, Transfer-Encoding)',
+  }),
 };
 
 /**

@@ -1,12 +1,13 @@
 import 'reflect-metadata';
 import { Type } from '@nestjs/common';
 import { ValidateBy, buildMessage } from 'class-validator';
+import { userInfoProblem } from '@app/outbound';
 
 const OUTBOUND_URLS = 'punctual:outbound-url-properties';
 
 /**
  * Marks a field of action data as a URL that the worker will call: it must be an absolute
- * http or https URL (read by the same parser the worker uses), and `ActionTypeRegistry`
+ * http or https URL (read by the same parser the worker uses) without user information, and `ActionTypeRegistry`
  * refuses it when the egress policy refuses its host without a DNS lookup (an internal IP
  * literal in any spelling, or `localhost`). Other host names are judged when called.
  */
@@ -18,8 +19,16 @@ export function OutboundUrl(): PropertyDecorator {
       defaultMessage: buildMessage((prefix) => `${prefix}$property must be an http or https URL`),
     },
   });
+  const withoutUserInfo = ValidateBy({
+    name: 'isOutboundUrlWithoutUserInfo',
+    validator: {
+      validate: (value: unknown) => userInfoProblemOf(value) === null,
+      defaultMessage: buildMessage((prefix, args) => `${prefix}$property ${userInfoProblemOf(args?.value)}`),
+    },
+  });
   return (target, property) => {
     isHttpUrl(target, property);
+    withoutUserInfo(target, property);
     Reflect.defineMetadata(OUTBOUND_URLS, [...outboundUrlProperties(target.constructor as Type), String(property)], target.constructor);
   };
 }
@@ -27,6 +36,12 @@ export function OutboundUrl(): PropertyDecorator {
 /** The fields of a data class marked `@OutboundUrl()`. */
 export function outboundUrlProperties(dataClass: Type): string[] {
   return (Reflect.getMetadata(OUTBOUND_URLS, dataClass) as string[] | undefined) ?? [];
+}
+
+/** Left to the http(s) check when the value is no such URL. */
+function userInfoProblemOf(value: unknown): string | null {
+  const url = typeof value === 'string' ? parseHttpUrl(value) : null;
+  return url && userInfoProblem(url);
 }
 
 /** An absolute http(s) URL as Node reads it, or null. */

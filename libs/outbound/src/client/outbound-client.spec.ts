@@ -1,11 +1,21 @@
 import { LookupAddress } from 'node:dns';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { parseAllowedHosts } from '@app/config';
 import { EgressPolicy } from '../egress/egress-policy';
 import { HostResolver } from './host-resolver';
 import { MAX_RESPONSE_BYTES, OutboundClient, OutboundRequest } from './outbound-client';
 import { DestinationNotAllowedError, InvalidOutboundRequestError, OutboundAbortedError, OutboundError, ResponseTooLargeError } from './outbound.errors';
+
+/** An address of this machine's that is not loopback: what a server bound to every interface listens on. */
+const OWN_ADDRESS = (() => {
+  const external = Object.values(networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => !a.internal));
+  const own = external.find((a) => a.family === 'IPv4') ?? external[0];
+  if (!own) throw new Error('This machine has no address but loopback');
+  return own;
+})();
+const OWN_HOST = OWN_ADDRESS.family === 'IPv4' ? OWN_ADDRESS.address : `[${OWN_ADDRESS.address}]`;
 
 /** Resolves names from a fixed table, as a DNS server an attacker controls would. */
 class TableResolver extends HostResolver {
@@ -23,6 +33,7 @@ const resolver = new TableResolver({
   'rebound.test': [{ address: '127.0.0.1', family: 4 }],
   'empty.test': [],
   'metadata.test': [{ address: '169.254.169.254', family: 4 }],
+  'self.test': [{ address: OWN_ADDRESS.address, family: OWN_ADDRESS.family === 'IPv4' ? 4 : 6 }],
   'mixed.test': [
     { address: '127.0.0.2', family: 4 },
     { address: '127.0.0.1', family: 4 },
@@ -88,6 +99,11 @@ describe('OutboundClient (against a local server)', () => {
       ['127.1', '127.0.0.1 is a loopback address'],
       ['[::ffff:127.0.0.1]', '::ffff:7f00:1 is a loopback address'],
       ['[::ffff:7f00:1]', '::ffff:7f00:1 is a loopback address'],
+      ['[::127.0.0.1]', '::7f00:1 is a loopback address'],
+      ['[64:ff9b::127.0.0.1]', '64:ff9b::7f00:1 is a loopback address'],
+      ['[64:ff9b:1::7f00:1]', '64:ff9b:1::7f00:1 is a loopback address'],
+      ['[2002:7f00:1::]', '2002:7f00:1:: is a loopback address'],
+      ['[2001::7f00:1]', '2001::7f00:1 is a Teredo address'],
       ['rebound.test', 'rebound.test resolves to no allowed address'],
       ['metadata.test', 'metadata.test resolves to no allowed address'],
     ])('http://%s', async (host, reason) => {
@@ -96,6 +112,22 @@ describe('OutboundClient (against a local server)', () => {
       await expect(attempt).rejects.toThrow(`not sent: the destination is not allowed (${reason})`);
       expect(connections).toBe(0);
     });
+  });
+
+  it("never connects to this machine's own address, by IP literal or by a name that resolves to it", async () => {
+    let ownConnections = 0;
+    const onOwnAddress = createServer((_req, res) => res.end('own')).on('connection', () => (ownConnections += 1));
+    await new Promise<void>((resolve) => onOwnAddress.listen(0, OWN_ADDRESS.address, resolve));
+    const ownPort = (onOwnAddress.address() as AddressInfo).port;
+    try {
+      const literal = call(local, `http://${OWN_HOST}:${ownPort}/`);
+      await expect(literal).rejects.toThrow(DestinationNotAllowedError);
+      await expect(literal).rejects.toThrow(`(${OWN_ADDRESS.address} is this machine's own address)`);
+      await expect(call(local, `http://self.test:${ownPort}/`)).rejects.toThrow('(self.test resolves to no allowed address)');
+      expect(ownConnections).toBe(0);
+    } finally {
+      await new Promise((resolve) => onOwnAddress.close(resolve));
+    }
   });
 
   it('reaches a refused address through a host name listed by name, whatever it resolves to', async () => {
@@ -176,7 +208,7 @@ describe('OutboundClient (against a local server)', () => {
   it('refuses what cannot be sent, before connecting', async () => {
     await expect(call(local, `http://127.0.0.1:${port}/x`, { headers: { 'x-bad': 'a\r\nInjected: yes' } })).rejects.toThrow(InvalidOutboundRequestError);
     await expect(call(local, 'ftp://127.0.0.1/x')).rejects.toThrow('not sent: ftp: URLs are not called');
-    await expect(call(local, 'not a url')).rejects.toThrow('not sent: not a url is not a URL');
+    await expect(call(local, 'not a url')).rejects.toThrow('not sent: the URL is not valid');
     expect(connections).toBe(0);
   });
 

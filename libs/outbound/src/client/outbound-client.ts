@@ -5,7 +5,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
 import { EgressPolicy } from '../egress/egress-policy';
-import { canonicalAddress } from '../egress/ip-address';
+import { isIpAddress } from '../egress/ip-address';
 import { HostResolver } from './host-resolver';
 import {
   DestinationNotAllowedError,
@@ -67,7 +67,7 @@ export class OutboundClient implements OnApplicationShutdown {
     const options = urlToHttpOptions(url);
     const host = options.hostname ?? '';
     // A connection to an IP literal skips the lookup hook, so such a host is judged here.
-    const refusal = canonicalAddress(host) ? this.policy.refusalOfAddress(host) : null;
+    const refusal = isIpAddress(host) ? this.policy.refusalOfAddress(host) : null;
     if (refusal) throw new DestinationNotAllowedError(refusal);
     if (request.signal?.aborted) throw new OutboundAbortedError();
     const headers = request.body === undefined ? request.headers : { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) };
@@ -113,7 +113,7 @@ function parseTarget(text: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new InvalidOutboundRequestError(`${text} is not a URL`);
+    throw new InvalidOutboundRequestError('the URL is not valid');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidOutboundRequestError(`${url.protocol} URLs are not called`);
   return url;
@@ -137,7 +137,8 @@ function exchange(outgoing: ClientRequest, request: OutboundRequest): Promise<Ou
     function fail(error: Error): void {
       if (!settle()) return;
       outgoing.destroy();
-      reject(error instanceof OutboundError ? error : new OutboundError(`failed: ${(error as NodeJS.ErrnoException).code ?? error.message}`));
+      // The code only: Node's messages name the address and port connected to.
+      reject(error instanceof OutboundError ? error : new OutboundError(`failed: ${(error as NodeJS.ErrnoException).code ?? 'no answer'}`));
     }
 
     outgoing.on('error', fail);

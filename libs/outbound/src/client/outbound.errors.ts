@@ -1,6 +1,7 @@
 /**
  * An outbound call that did not get a complete answer. Messages are phrased to follow a
- * description of the call: `HTTP_REQUEST to https://… timed out after 100 ms`.
+ * description of the call (`HTTP_REQUEST to hooks.example.com timed out after 100 ms`) and name
+ * neither the URL nor a header value: they end up in histories that API clients read.
  */
 export class OutboundError extends Error {
   constructor(message: string) {

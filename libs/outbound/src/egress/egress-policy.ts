@@ -1,7 +1,8 @@
 import { BlockList } from 'node:net';
 import { AllowedHosts, NO_ALLOWED_HOSTS } from '@app/config';
-import { canonicalAddress } from './ip-address';
-import { refusedKindOf } from './refused-ranges';
+import { CanonicalAddress, isIpAddress, readingsOf } from './ip-address';
+import { OwnAddresses } from './own-addresses';
+import { LOOPBACK, refusedKindOf } from './refused-ranges';
 
 /** Names that resolve to the machine itself by definition (RFC 6761), checked before any lookup. */
 const LOOPBACK_NAME = /^(.+\.)?localhost$/;
@@ -9,25 +10,32 @@ const LOOPBACK_ADDRESSES = ['127.0.0.1', '::1'];
 
 /**
  * Which destinations outbound calls may reach. Addresses on the public internet are allowed;
- * loopback, private, link-local, shared, unspecified, multicast and broadcast addresses are
- * refused unless `OUTBOUND_ALLOWED_HOSTS` lists the name that led there or a range holding the address.
+ * loopback, private, link-local, shared, unspecified, multicast, broadcast, documentation,
+ * benchmarking, reserved and Teredo addresses, and the addresses of this machine's own
+ * interfaces, are refused unless `OUTBOUND_ALLOWED_HOSTS` lists the name that led there or a
+ * range holding the address.
  */
 export class EgressPolicy {
   private readonly names: ReadonlySet<string>;
   private readonly ranges = new BlockList();
 
-  constructor(allowed: AllowedHosts = NO_ALLOWED_HOSTS) {
+  constructor(
+    allowed: AllowedHosts = NO_ALLOWED_HOSTS,
+    private readonly ownAddresses = new OwnAddresses(),
+  ) {
     this.names = new Set(allowed.names);
     for (const range of allowed.ranges) this.ranges.addSubnet(range.network, range.prefix, range.family);
   }
 
   /** Why a connection to this IP address is refused (`169.254.169.254 is a link-local address`), or null when it is allowed. */
   refusalOfAddress(address: string): string | null {
-    const canonical = canonicalAddress(address);
-    if (!canonical) return `${address} is not an IP address`;
-    const kind = refusedKindOf(canonical);
-    if (!kind || this.ranges.check(canonical.address, canonical.family)) return null;
-    return `${address} is ${kind} address`;
+    const readings = readingsOf(address);
+    if (readings.length === 0) return `${address} is not an IP address`;
+    for (const reading of readings) {
+      const kind = this.kindOf(reading);
+      if (kind && !this.allows(reading)) return `${address} is ${kind} address`;
+    }
+    return null;
   }
 
   /** Whether `hostName` is allowed by name, so that whatever it resolves to may be reached. */
@@ -43,11 +51,23 @@ export class EgressPolicy {
   refusalOfUrl(url: URL): string | null {
     const host = normalizeHostName(url.hostname);
     if (this.names.has(host)) return null;
-    if (canonicalAddress(host)) return this.refusalOfAddress(host);
+    if (isIpAddress(host)) return this.refusalOfAddress(host);
     if (LOOPBACK_NAME.test(host) && LOOPBACK_ADDRESSES.every((address) => this.refusalOfAddress(address))) {
       return `${host} is a loopback address`;
     }
     return null;
+  }
+
+  /** A loopback address keeps its well-known name; any other address of this machine is named as such. */
+  private kindOf(address: CanonicalAddress): string | null {
+    const kind = refusedKindOf(address);
+    if (kind === LOOPBACK || !this.ownAddresses.includes(address)) return kind;
+    return "this machine's own";
+  }
+
+  /** A listed range may hold the IPv4 address reached or the IPv6 address that carries it. */
+  private allows(address: CanonicalAddress): boolean {
+    return this.ranges.check(address.address, address.family) || (address.embeddedIn !== undefined && this.ranges.check(address.embeddedIn, 'ipv6'));
   }
 }
 

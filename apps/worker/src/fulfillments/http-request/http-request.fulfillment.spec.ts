@@ -24,8 +24,11 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   const receiverOfTestKey = new Webhook(Buffer.from('test-secret-0123456789', 'utf8').toString('base64'));
   let server: Server;
   let seen: Seen[];
-  let reply: { status: number; body: string; delayMs?: number; headers?: Record<string, string> };
+  /** `echo`: the body is the request's target and headers, as a debugging endpoint answers. */
+  let reply: { status: number; body: string; delayMs?: number; headers?: Record<string, string>; echo?: boolean };
   let url: string;
+  /** What messages name of `url`: its host and port. */
+  let host: string;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -33,11 +36,13 @@ describe('HttpRequestFulfillment (against a local server)', () => {
       req.on('data', (chunk) => (body += chunk));
       req.on('end', () => {
         seen.push({ method: req.method!, path: req.url!, headers: req.headers, body });
-        setTimeout(() => res.writeHead(reply.status, reply.headers).end(reply.body), reply.delayMs ?? 0);
+        const answer = reply.echo ? JSON.stringify({ target: req.url, full: `http://${req.headers.host}${req.url}`, headers: req.headers }) : reply.body;
+        setTimeout(() => res.writeHead(reply.status, reply.headers).end(answer), reply.delayMs ?? 0);
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    url = `http://${host}/hook`;
   });
   beforeEach(() => {
     seen = [];
@@ -71,20 +76,30 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     expect(() => rotated.verify(post.body, post.headers as Record<string, string>)).toThrow('No matching signature found');
   });
 
-  it('signs with the secret of whichever key created the action', async () => {
-    await fulfillment.fulfill({ url, body: 'hello' }, fulfillmentContext({ apiKeyId: 'rotated-key' }));
+  it('signs with the secret of whichever key last set the data', async () => {
+    await fulfillment.fulfill({ url, body: 'hello' }, fulfillmentContext({ signingKeyId: 'rotated-key' }));
     const rotated = new Webhook(Buffer.from('rotated-secret-9876543210', 'utf8').toString('base64'));
     expect(() => rotated.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
-  it.each([
-    [null, 'the action records no API key'],
-    ['retired-key', 'API key retired-key is no longer configured'],
-  ])('calls without a signature, and says so, when the key is %s', async (apiKeyId, reason) => {
-    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ apiKeyId }));
-    expect(result.note).toBe(`HTTP 200: ok (sent unsigned: ${reason})`);
+  it.each([null, 'retired-key'])('signs with the oldest configured key when the signing key is %s', async (signingKeyId) => {
+    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId }));
+    expect(result.note).toBe('HTTP 200: ok');
     expect(seen[0].headers).toMatchObject({ 'webhook-id': 'a1b2:3', 'idempotency-key': 'a1b2:3' });
-    expect(seen[0].headers['webhook-signature']).toBeUndefined();
+    expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
+  });
+
+  it('never sends Host, Forwarded or X-Forwarded-* headers that a row stored before they were refused holds', async () => {
+    const headers = {
+      Host: 'admin.internal.example',
+      Forwarded: 'for=10.0.0.1',
+      'X-Forwarded-For': '10.0.0.1',
+      'x-forwarded-host': 'admin',
+      'X-Extra': 'yes',
+    };
+    await fulfillment.fulfill({ url, headers }, context);
+    expect(seen[0].headers).toMatchObject({ host, 'x-extra': 'yes' });
+    expect(Object.keys(seen[0].headers).filter((name) => name === 'forwarded' || name.startsWith('x-forwarded-'))).toEqual([]);
   });
 
   it('never lets stored data override the headers Punctual sets', async () => {
@@ -113,21 +128,21 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   it('fails on a non-2xx answer with the status in the message, never the request headers', async () => {
     reply = { status: 503, body: 'busy' };
     const attempt = fulfillment.fulfill({ url, headers: { Authorization: 'Bearer s3cret' } }, context);
-    await expect(attempt).rejects.toThrow(`HTTP 503: busy (from POST ${url})`);
+    await expect(attempt).rejects.toThrow(`HTTP 503: busy (from ${host})`);
     await expect(attempt).rejects.not.toThrow(/s3cret/);
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
   });
 
   it('fails on a redirect without following it', async () => {
     reply = { status: 302, body: 'moved', headers: { location: '/elsewhere' } };
-    await expect(fulfillment.fulfill({ url }, context)).rejects.toThrow(`HTTP 302: moved (from POST ${url}; redirects are not followed)`);
+    await expect(fulfillment.fulfill({ url }, context)).rejects.toThrow(`HTTP 302: moved (from ${host}; redirects are not followed)`);
     expect(seen.map((s) => s.path)).toEqual(['/hook']);
   });
 
   it('fails, to be retried, on an answer over 1 MiB', async () => {
     reply = { status: 200, body: 'y'.repeat(1024 * 1024 + 1) };
     const attempt = fulfillment.fulfill({ url }, context);
-    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} failed: the response is larger than 1 MiB`);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} failed: the response is larger than 1 MiB`);
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
   });
 
@@ -135,14 +150,14 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     const strict = new OutboundClient(new EgressPolicy(), new HostResolver());
     const attempt = new HttpRequestFulfillment(strict, config, new Clock()).fulfill({ url }, context);
     await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
-    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} not sent: the destination is not allowed (127.0.0.1 is a loopback address)`);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} not sent: the destination is not allowed (127.0.0.1 is a loopback address)`);
     expect(seen).toEqual([]);
     strict.onApplicationShutdown();
   });
 
   it('fails after timeoutMs', async () => {
     reply = { status: 200, body: 'late', delayMs: 500 };
-    await expect(fulfillment.fulfill({ url, timeoutMs: 100 }, context)).rejects.toThrow(`HTTP_REQUEST to ${url} timed out after 100 ms`);
+    await expect(fulfillment.fulfill({ url, timeoutMs: 100 }, context)).rejects.toThrow(`HTTP_REQUEST to ${host} timed out after 100 ms`);
   });
 
   it('stops when the attempt is aborted', async () => {
@@ -150,7 +165,7 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     const controller = new AbortController();
     const attempt = fulfillment.fulfill({ url }, fulfillmentContext({ signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
-    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${url} stopped: the attempt was cancelled`);
+    await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} stopped: the attempt was cancelled`);
   });
 
   it('fails when nothing listens', async () => {
@@ -158,7 +173,41 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const nowhere = `http://127.0.0.1:${port}/none`;
-    await expect(fulfillment.fulfill({ url: nowhere }, context)).rejects.toThrow(`HTTP_REQUEST to ${nowhere} failed: ECONNREFUSED`);
+    const nowhere = `http://127.0.0.1:${port}/none?token=secret-token-1`;
+    await expect(fulfillment.fulfill({ url: nowhere }, context)).rejects.toThrow(`HTTP_REQUEST to 127.0.0.1:${port} failed: ECONNREFUSED`);
+  });
+
+  describe('names the host, never the URL, a header value or the signature', () => {
+    const secretUrl = () => `http://user:pass-word-1@${host}/hook/tok-path-secret?token=query-secret-1&plain=query%20secret%202`;
+    // User information is refused at create, but a row stored before may hold it: Node sends it as basic auth.
+    const secretHeaders = { 'X-Token': 'Bearer header-secret-1', 'X-Api-Key': 'header-secret-2' };
+    const basicAuth = Buffer.from('user:pass-word-1').toString('base64');
+    const secrets = [
+      'pass-word-1',
+      'tok-path-secret',
+      'query-secret-1',
+      'query%20secret%202',
+      'query secret 2',
+      'header-secret-1',
+      'header-secret-2',
+      basicAuth,
+      'v1,',
+    ];
+
+    it.each([
+      [500, 'HTTP 500: ', '(from HOST)'],
+      [302, 'HTTP 302: ', '(from HOST; redirects are not followed)'],
+      [200, 'HTTP 200: ', ''],
+    ])('in the note of a %s answer that echoes the whole request back', async (status, start, end) => {
+      reply = { status, body: '', echo: true };
+      const outcome = await fulfillment.fulfill({ url: secretUrl(), headers: secretHeaders }, context).then(
+        (result) => result.note ?? '',
+        (error: Error) => error.message,
+      );
+      expect(seen[0].headers.authorization).toBe(`Basic ${basicAuth}`);
+      expect(outcome.startsWith(start) && outcome.endsWith(end.replace('HOST', host))).toBe(true);
+      expect(outcome).toContain('[redacted]');
+      for (const secret of secrets) expect(outcome).not.toContain(secret);
+    });
   });
 });

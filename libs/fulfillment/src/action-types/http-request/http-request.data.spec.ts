@@ -14,8 +14,22 @@ describe('HTTP_REQUEST data', () => {
     ).toEqual([]);
   });
 
+  it.each(['http://user:pass@hooks.example.com/a', 'http://user@hooks.example.com/a', 'https://:token@hooks.example.com/'])(
+    'refuses %s, whose user information belongs in a header',
+    async (url) => {
+      expect(await problemsOf({ url })).toEqual(['data.url: url must not hold user information (credentials belong in a header)']);
+    },
+  );
+
+  it('accepts header names that only look like the ones a call may not set', async () => {
+    expect(await problemsOf({ url: 'https://example.com', headers: { 'X-Original-Host': 'a', Hostname: 'b', 'X-Forwarded': 'c' } })).toEqual([]);
+  });
+
   it.each([
     ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a link-local address'],
+    ['http://192.0.2.1/', '192.0.2.1 is a documentation address'],
+    ['http://[64:ff9b::127.0.0.1]/', '64:ff9b::7f00:1 is a loopback address'],
+    ['http://[2002:a9fe:a9fe::]/', '2002:a9fe:a9fe:: is a link-local address'],
     ['http://2130706433/', '127.0.0.1 is a loopback address'],
     ['http://[::ffff:169.254.169.254]/', '::ffff:a9fe:a9fe is a link-local address'],
     ['http://localhost:3000/admin/queues', 'localhost is a loopback address'],
@@ -49,6 +63,10 @@ describe('HTTP_REQUEST data', () => {
       'data.headers: headers["Webhook-Signature"] is set by Punctual on every call',
     ],
     [{ url: 'https://example.com', headers: { 'content-length': '0' } }, 'data.headers: headers["content-length"] is set by Punctual on every call'],
+    ...['Host', 'host', 'Forwarded', 'X-Forwarded-For', 'x-forwarded-host', 'X-FORWARDED-PROTO'].map((name): [object, string] => [
+      { url: 'https://example.com', headers: { 'X-Fine': 'yes', [name]: 'admin.internal.example' } },
+      `data.headers: headers["${name}"] may not be set`,
+    ]),
   ])('refuses %j', async (data, problem) => {
     const problems = await problemsOf(data);
     expect(problems).toHaveLength(1);

@@ -2,9 +2,23 @@ import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { ValidateBy } from 'class-validator';
 
 /** Headers every HTTP_REQUEST call gets from Punctual (the signature covers them) or that frame the body. */
-export const HEADERS_SET_BY_PUNCTUAL = ['idempotency-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-length', 'transfer-encoding'];
+const HEADERS_SET_BY_PUNCTUAL = ['idempotency-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-length', 'transfer-encoding'];
 
-/** The first header Node could not send as given, or that Punctual sets itself, as a message naming it. */
+/**
+ * Why an action may not set this header itself, or null. Besides Punctual's own headers, `Host`,
+ * `Forwarded` and `X-Forwarded-*` would let a call pose as another site or as a proxy's client to
+ * a receiver (or a proxy in front of it) that trusts them.
+ */
+export function reservedHeaderReason(name: string): string | null {
+  const lower = name.toLowerCase();
+  if (HEADERS_SET_BY_PUNCTUAL.includes(lower)) return 'is set by Punctual on every call';
+  if (lower === 'host' || lower === 'forwarded' || lower.startsWith('x-forwarded-')) {
+    return 'may not be set: a call cannot name another host or claim to come through a proxy';
+  }
+  return null;
+}
+
+/** The first header Node could not send as given, or that an action may not set, as a message naming it. */
 export function headerProblem(headers: object): string | null {
   for (const [name, value] of Object.entries(headers)) {
     try {
@@ -12,7 +26,8 @@ export function headerProblem(headers: object): string | null {
     } catch {
       return `headers["${name}"] is not a valid header name`;
     }
-    if (HEADERS_SET_BY_PUNCTUAL.includes(name.toLowerCase())) return `headers["${name}"] is set by Punctual on every call`;
+    const reserved = reservedHeaderReason(name);
+    if (reserved) return `headers["${name}"] ${reserved}`;
     if (typeof value !== 'string') continue; // reported by the string-values check
     try {
       validateHeaderValue(name, value);
