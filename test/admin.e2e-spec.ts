@@ -26,6 +26,27 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
     expect(names).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION', 'webhooks']);
   });
 
+  it('serves the board with the console’s frame and content-type headers', async () => {
+    const headersOf = async (path: string) => {
+      const response = await fetch(`${api.client.baseUrl}${path}`, { headers: basic('admin', 'admin-password') });
+      return { status: response.status, frame: response.headers.get('x-frame-options'), sniff: response.headers.get('x-content-type-options') };
+    };
+    const consolePage = await headersOf('/admin');
+    expect(consolePage).toEqual({ status: 200, frame: 'DENY', sniff: 'nosniff' });
+    expect(await headersOf('/admin/queues')).toEqual(consolePage);
+    expect(await headersOf('/admin/queues/api/queues')).toEqual(consolePage);
+  });
+
+  it('names no framework in its answers (no X-Powered-By)', async () => {
+    for (const response of [
+      await fetch(`${api.client.baseUrl}/health/live`),
+      await fetch(`${api.client.baseUrl}/actions`),
+      await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basic('admin', 'admin-password') }),
+    ]) {
+      expect({ url: response.url, poweredBy: response.headers.get('x-powered-by') }).toEqual({ url: response.url, poweredBy: null });
+    }
+  });
+
   it('/health reports Postgres and Redis without a signature', async () => {
     const response = await fetch(`${api.client.baseUrl}/health`);
     expect(response.status).toBe(200);
@@ -41,6 +62,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       '/actions/preview',
       '/actions/stats',
       '/actions/{id}',
+      '/actions/{id}/cancel',
       '/actions/{id}/history',
       '/actions/{id}/occurrences',
       '/actions/{id}/retry',

@@ -2,7 +2,7 @@ import { Server, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Browser } from 'playwright-core';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { ApiTestApp, startApiApp, startCleanApiApp } from './support/api-test-app';
 import { ADMIN_CREDENTIALS, basicAuth, consoleContext, launchChromium } from './support/console-browser';
 import { httpRequestExample, storedCounts } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
@@ -209,5 +209,25 @@ describe('Operator console security', () => {
     }
     expect(await storedCounts(api.db)).toEqual(before);
     expect((await api.client.get(`/actions/${id}`)).body).toEqual(action);
+  });
+
+  describe('behind a TLS proxy', () => {
+    let behindProxy: ApiTestApp;
+
+    beforeAll(async () => {
+      behindProxy = await startApiApp(undefined, { TRUST_PROXY: 'loopback' });
+    });
+    afterAll(() => behindProxy?.close());
+
+    /** The session cookie a first visit to the console is given. */
+    const sessionCookie = async (baseUrl: string, headers: Record<string, string> = {}) =>
+      (await fetch(`${baseUrl}/admin`, { headers: { ...basicAuth(), ...headers } })).headers.get('set-cookie');
+
+    it('marks the session cookie Secure when a proxy TRUST_PROXY names says the visit came over HTTPS, and only then', async () => {
+      expect(await sessionCookie(behindProxy.client.baseUrl, { 'x-forwarded-proto': 'https' })).toMatch(/; Secure(;|$)/);
+      expect(await sessionCookie(behindProxy.client.baseUrl)).not.toMatch(/Secure/);
+      // Without TRUST_PROXY, any client could claim HTTPS.
+      expect(await sessionCookie(origin, { 'x-forwarded-proto': 'https' })).not.toMatch(/Secure/);
+    });
   });
 });

@@ -176,12 +176,9 @@ describe.each([
       expect((await http.get(first.id)).id).toBe(first.id);
     });
 
-    it('a body that is not text → 400', async () => {
+    it('a body that is not text → 401: only text carries a signature', async () => {
       const message = { ...raw.message(RPC_PATTERNS.create, null, { rawBody: body() }), body: JSON.parse(body()) };
-      expect((await refusal(raw.sendMessage(RPC_PATTERNS.create, message))).body).toMatchObject({
-        statusCode: 400,
-        message: expect.stringMatching(/JSON text/),
-      });
+      expect(await expectUnauthorized(message)).toMatch(/JSON text/);
     });
   });
 });

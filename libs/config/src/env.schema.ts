@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseAllowedHosts } from './allowed-hosts';
 import { parseMessageTransports, parseTransportUrl } from './transport-url';
+import { parseTrustProxy } from './trust-proxy';
 
 const positiveInt = z.coerce.number().int().positive();
 const nonNegativeInt = z.coerce.number().int().nonnegative();
@@ -87,6 +88,13 @@ const allowedHosts = z.string().transform((raw, ctx) => {
   return parsed.hosts;
 });
 
+/** `TRUST_PROXY`: which peers may say, in X-Forwarded-* headers, whom and over what a request came from. */
+const trustProxy = z.string().transform((raw, ctx) => {
+  const parsed = parseTrustProxy(raw);
+  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  return parsed.trustProxy;
+});
+
 /** `RPC_TRANSPORT_URL`: `off`, or the Redis or NATS URL the API serves its message patterns on. */
 const rpcTransport = z.string().refine((raw) => raw === 'off' || parseTransportUrl(raw) !== null, 'must be off, or a redis://, rediss:// or nats:// URL');
 
@@ -122,6 +130,8 @@ export const envSchema = z.object({
     .regex(/^[a-z0-9_-]+$/, 'must be lowercase letters, digits, - or _')
     .default('punctual'),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  // Unset, no proxy is trusted: X-Forwarded-* headers are ignored.
+  TRUST_PROXY: trustProxy.optional(),
   API_KEYS: apiKeys,
   ADMIN_USER: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters'),
@@ -137,6 +147,7 @@ export const envSchema = z.object({
   CLAIM_LEASE_MS: positiveInt.default(30000),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   SMTP_FROM: z.string().min(3).default('Punctual <no-reply@localhost>'),
+  SMTP_TIMEOUT_MS: positiveInt.default(10000),
   WORKER_ACTIONS: typeList.optional(),
   WORKER_CONCURRENCY: positiveInt.default(10),
   ACTION_RATE_LIMITS: rateLimits.optional(),

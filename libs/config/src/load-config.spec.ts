@@ -27,7 +27,7 @@ describe('loadConfig', () => {
         ['k2', 'secret-two-0123456789'],
       ]),
     );
-    expect(config.http.port).toBe(3000);
+    expect(config.http).toEqual({ port: 3000, trustProxy: false });
     expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/punctual', poolSize: 20, statementTimeoutMs: 30000 });
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
@@ -60,6 +60,16 @@ describe('loadConfig', () => {
     expect(config.worker.httpPort).toBe(0);
     expect(config.metrics.enabled).toBe(false);
     expect(config.tracing.otlpEndpoint).toBe('http://collector:4318');
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+    ['loopback', ['loopback']],
+    [' 10.0.0.0/8, fd00::/8 ,uniquelocal,192.0.2.1', ['10.0.0.0/8', 'fd00::/8', 'uniquelocal', '192.0.2.1']],
+  ])('reads TRUST_PROXY=%s as the trust proxy setting %p', (value, trustProxy) => {
+    expect(loadConfig({ ...minimal, TRUST_PROXY: value }).http.trustProxy).toEqual(trustProxy);
   });
 
   it('reads the outbound allow-list as names and address ranges', () => {
@@ -118,6 +128,9 @@ describe('loadConfig', () => {
     [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: '300.1.1.1' }, 'OUTBOUND_ALLOWED_HOSTS "300.1.1.1" is not a host name'],
     [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: 'http://hooks.internal' }, 'OUTBOUND_ALLOWED_HOSTS "http://hooks.internal" is not a host name'],
     [{ ...minimal, OUTBOUND_ALLOWED_HOSTS: 'bad host' }, 'OUTBOUND_ALLOWED_HOSTS "bad host" is not a host name'],
+    [{ ...minimal, TRUST_PROXY: 'yes' }, 'TRUST_PROXY "yes" is not true, false, a number of hops, an IP address, a CIDR range'],
+    [{ ...minimal, TRUST_PROXY: 'loopback,10.0.0.0/33' }, 'TRUST_PROXY "10.0.0.0/33" is not true, false'],
+    [{ ...minimal, TRUST_PROXY: ',' }, 'TRUST_PROXY must be true, false, a number of hops, or the addresses of the proxies'],
     [{ ...minimal, RPC_TRANSPORT_URL: 'amqp://127.0.0.1' }, 'RPC_TRANSPORT_URL must be off, or a redis://, rediss:// or nats:// URL'],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing' }, 'MESSAGE_TRANSPORTS entry 1 must be name=url'],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' }, 'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss:// or nats:// URL'],

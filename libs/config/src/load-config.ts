@@ -35,7 +35,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
   return {
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
     redis: { url: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX },
-    http: { port: env.PORT },
+    http: { port: env.PORT, trustProxy: env.TRUST_PROXY ?? false },
     auth: { apiKeys: env.API_KEYS, signatureWindowSeconds: 300 },
     admin: { user: env.ADMIN_USER, password: env.ADMIN_PASSWORD },
     scheduling: {
@@ -67,7 +67,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       concurrency: env.WEBHOOK_CONCURRENCY,
       concurrencyPerTarget: env.WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION,
     },
-    smtp: { url: env.SMTP_URL ?? null, from: env.SMTP_FROM },
+    smtp: { url: env.SMTP_URL ?? null, from: env.SMTP_FROM, timeoutMs: env.SMTP_TIMEOUT_MS },
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     metrics: { enabled: env.METRICS_ENABLED === 'true' },

@@ -1,6 +1,7 @@
 import { BackoffPolicy } from '@app/domain';
 import { AllowedHosts } from './allowed-hosts';
 import { TransportUrl } from './transport-url';
+import { TrustProxy } from './trust-proxy';
 
 /**
  * The typed, validated configuration. Injected by class token:
@@ -15,7 +16,11 @@ export abstract class PunctualConfig {
     readonly statementTimeoutMs: number;
   };
   abstract readonly redis: { readonly url: string; readonly queuePrefix: string };
-  abstract readonly http: { readonly port: number };
+  abstract readonly http: {
+    readonly port: number;
+    /** The proxies whose X-Forwarded-* headers are believed (Express's `trust proxy`); false trusts none. */
+    readonly trustProxy: TrustProxy;
+  };
   abstract readonly auth: {
     /** keyId → secret; several at once so a secret can be rotated without downtime. */
     readonly apiKeys: ReadonlyMap<string, string>;
@@ -78,7 +83,12 @@ export abstract class PunctualConfig {
     readonly concurrency: number;
     readonly concurrencyPerTarget: number;
   };
-  abstract readonly smtp: { readonly url: string | null; readonly from: string };
+  abstract readonly smtp: {
+    readonly url: string | null;
+    readonly from: string;
+    /** One EMAIL notification's send, connecting included. */
+    readonly timeoutMs: number;
+  };
   abstract readonly logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** `text` for people, `json` (one object per line) for log shippers. */
   abstract readonly logFormat: 'text' | 'json';

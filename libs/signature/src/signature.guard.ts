@@ -1,4 +1,4 @@
-import { BadRequestException, CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { Request } from 'express';
 import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
@@ -47,19 +47,13 @@ export class SignatureGuard implements CanActivate {
     return true;
   }
 
-  /** The body text is verified as it came; the handler parses it only afterwards. */
+  /** The body text is verified as it came; the handler parses it only afterwards. A body that is not text cannot carry a signature. */
   private verifyMessage(message: unknown, pattern: string): Promise<VerifiedKey> {
     const { headers, body } = (typeof message === 'object' && message !== null ? message : {}) as Partial<Record<keyof SignedMessage, unknown>>;
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
       throw new SignatureError('An RPC message must be { headers, body } with the signature headers in headers');
     }
-    if (typeof body !== 'string') {
-      throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: 'body must be the JSON text of the request (a string), signed as it is',
-      });
-    }
+    if (typeof body !== 'string') throw new SignatureError('body must be the JSON text of the request (a string), signed as it is');
     return this.verifier.verify({ headers: headers as Record<string, string>, method: 'RPC', pathWithQuery: pattern, rawBody: body });
   }
 

@@ -5,12 +5,22 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@app/fulfillment';
 import { adminBasicAuth } from './admin-basic-auth';
+import { adminHeaders } from './admin-headers';
 import { WEBHOOK_QUEUE } from '@app/webhooks';
 
 export const ADMIN_ROUTE = '/admin/queues';
 
+/** Bull Board's own Express app, without the `X-Powered-By` banner the API leaves off everywhere else. */
+class BoardAdapter extends ExpressAdapter {
+  constructor() {
+    super();
+    this.app.disable('x-powered-by');
+  }
+}
+
 /**
- * Bull Board at /admin/queues, one entry per action-type queue, behind HTTP basic auth. Read-only:
+ * Bull Board at /admin/queues, one entry per action-type queue, behind HTTP basic auth and with
+ * the headers of every admin page. Read-only:
  * Postgres decides what runs and when, so promoting, retrying or removing jobs by hand is refused.
  */
 @Module({})
@@ -23,10 +33,10 @@ export class AdminModule {
           inject: [PunctualConfig],
           useFactory: (config: PunctualConfig) => ({
             route: ADMIN_ROUTE,
-            adapter: ExpressAdapter,
+            adapter: BoardAdapter,
             // The console at /admin shows the actions behind these jobs; its menu links back here.
             boardOptions: { uiConfig: { boardTitle: 'Punctual', miscLinks: [{ text: 'Punctual console', url: '/admin' }] } },
-            middleware: adminBasicAuth(config),
+            middleware: [adminBasicAuth(config), adminHeaders],
           }),
         }),
         BullBoardModule.forFeature(

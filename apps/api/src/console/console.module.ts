@@ -2,6 +2,7 @@ import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { ActionsModule } from '../actions/actions.module';
 import { adminBasicAuth } from '../admin/admin-basic-auth';
+import { adminHeaders } from '../admin/admin-headers';
 import { ActionPageService } from './action-page.service';
 import { ActionPagesController } from './action-pages.controller';
 import { ConsoleAssetsController } from './console-assets.controller';
@@ -30,6 +31,6 @@ export class ConsoleModule implements NestModule {
   constructor(private readonly config: PunctualConfig) {}
 
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(adminBasicAuth(this.config), consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
+    consumer.apply(adminBasicAuth(this.config), adminHeaders, consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
   }
 }

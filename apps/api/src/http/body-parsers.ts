@@ -1,34 +1,41 @@
 import { INestApplication } from '@nestjs/common';
-import { NextFunction, Request, Response, json, urlencoded } from 'express';
-import { jsonShapeProblems } from '../input/json-shape';
-import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, bodyTooLargeMessage } from '../input/limits';
+import { NextFunction, Request, RequestHandler, Response, raw, urlencoded } from 'express';
+import { ADMIN_ROUTE } from '../admin/admin.module';
+import { bodyTooLarge } from '../input/json-body';
+import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES } from '../input/limits';
 
-type RawBodyRequest = Request & { rawBody?: Buffer };
-
-const keepRawBody = (req: RawBodyRequest, _res: Response, buf: Buffer) => {
-  req.rawBody = buf;
-};
+/** A request whose body bytes were read and kept as they came, not yet parsed (`JsonBodyInterceptor` does that). */
+export type BufferedRequest = Request & { rawBody?: Buffer };
 
 /**
- * JSON bodies with their raw bytes kept for the signature check. A batch may be up to
- * 1 MiB, everything else 64 KiB. Bodies are read as JSON whatever their Content-Type,
- * so a client that forgets the header gets a JSON error, not a signature mismatch.
+ * Reads request bodies into `rawBody` without parsing them: a batch may be up to 1 MiB, anything
+ * else 64 KiB (413 beyond, before routing). The signature is checked on these bytes, and only a
+ * request that passed its route's guards has them parsed as JSON, so an unauthenticated request
+ * costs no more than reading its bytes. Bodies are read whatever their Content-Type, so a client
+ * that forgets the header gets a JSON error, not a signature mismatch.
  */
-export function useJsonBodies(app: INestApplication): void {
-  const anyType = () => true;
-  // The console's HTML forms; a body read here is not read again as JSON below.
+export function useBufferedBodies(app: INestApplication): void {
+  // The console's HTML forms: small, and a body read here is not read again below.
   app.use('/admin', urlencoded({ extended: false, limit: '16kb' }));
-  app.use('/actions/batch', json({ limit: BATCH_BODY_LIMIT_BYTES, type: anyType, verify: keepRawBody }));
-  app.use(json({ limit: BODY_LIMIT_BYTES, type: anyType, verify: keepRawBody }));
+  app.use('/actions/batch', bufferedBody(BATCH_BODY_LIMIT_BYTES));
+  app.use(bufferedBody(BODY_LIMIT_BYTES));
   app.use(bodyErrorsAsJson);
-  app.use(refuseUnacceptableJson);
 }
 
-/** A body that parsed but cannot be accepted as it is (see `jsonShapeProblems`) is answered 400 before any route sees it. */
-function refuseUnacceptableJson(req: Request, res: Response, next: NextFunction): void {
-  const problems = req.body === undefined ? [] : jsonShapeProblems(req.body);
-  if (problems.length === 0) return next();
-  res.status(400).json({ statusCode: 400, error: 'Bad Request', message: problems });
+function bufferedBody(limitBytes: number): RequestHandler {
+  const read = raw({ limit: limitBytes, type: () => true });
+  return (req: BufferedRequest, res: Response, next: NextFunction) => {
+    // Bull Board reads its own JSON, behind the admin login. Express matches routes case-insensitively.
+    const path = req.path.toLowerCase();
+    if (path === ADMIN_ROUTE || path.startsWith(`${ADMIN_ROUTE}/`)) return next();
+    read(req, res, (error?: unknown) => {
+      if (Buffer.isBuffer(req.body)) {
+        req.rawBody = req.body;
+        req.body = undefined;
+      }
+      next(error);
+    });
+  };
 }
 
 interface BodyParserError extends Error {
@@ -40,13 +47,8 @@ interface BodyParserError extends Error {
 /** body-parser reports errors through Express; answer them in the API's JSON error shape. */
 function bodyErrorsAsJson(error: BodyParserError, _req: Request, res: Response, next: NextFunction): void {
   if (error.type === 'entity.too.large') {
-    res.status(413).json({
-      statusCode: 413,
-      error: 'Payload Too Large',
-      message: bodyTooLargeMessage(error.limit ?? BODY_LIMIT_BYTES),
-    });
-  } else if (error.type === 'entity.parse.failed') {
-    res.status(400).json({ statusCode: 400, error: 'Bad Request', message: `Malformed JSON body: ${error.message}` });
+    const refusal = bodyTooLarge(error.limit ?? BODY_LIMIT_BYTES);
+    res.status(refusal.getStatus()).json(refusal.getResponse());
   } else if (error.status && error.status >= 400 && error.status < 500) {
     res.status(error.status).json({ statusCode: error.status, error: 'Bad Request', message: error.message });
   } else {

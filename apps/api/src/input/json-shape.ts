@@ -8,7 +8,7 @@ const MAX_PROBLEMS = 10;
 /**
  * What in a parsed JSON body cannot be accepted as it is, each naming its path from the root
  * (`items.3.data.note`), or an empty list. Every transport applies it to the bodies it parses,
- * before they reach the DTOs (HTTP: `useJsonBodies`):
+ * before they reach the DTOs (`parseJsonBody`):
  * - nesting deeper than `MAX_JSON_DEPTH` levels (the root object is level 1);
  * - a key named `__proto__`, which assigning code would turn into a prototype;
  * - text Postgres cannot store (U+0000, unpaired surrogates), in values and in keys;

@@ -1,29 +1,19 @@
-import { BadRequestException, PayloadTooLargeException, PipeTransform } from '@nestjs/common';
+import { PipeTransform } from '@nestjs/common';
 import { SignedMessage } from '@app/signature';
-import { jsonShapeProblems } from '../input/json-shape';
-import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, bodyTooLargeMessage } from '../input/limits';
+import { bodyTooLarge, parseJsonBody } from '../input/json-body';
+import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES } from '../input/limits';
 
 /**
  * Parses the body text of a message the `SignatureGuard` verified, under the rules HTTP bodies
- * follow: the size limit (413), well-formed JSON and `jsonShapeProblems` (400), in that order and
- * with the same messages, before any DTO sees it.
+ * follow: the size limit (413), then `parseJsonBody` (400), in that order and with the same
+ * messages, before any DTO sees it.
  */
 export class RpcJsonBodyPipe implements PipeTransform<SignedMessage, unknown> {
   constructor(private readonly limitBytes: number) {}
 
   transform(message: SignedMessage): unknown {
-    if (Buffer.byteLength(message.body, 'utf8') > this.limitBytes) {
-      throw new PayloadTooLargeException({ statusCode: 413, error: 'Payload Too Large', message: bodyTooLargeMessage(this.limitBytes) });
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(message.body);
-    } catch (error) {
-      throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: `Malformed JSON body: ${(error as Error).message}` });
-    }
-    const problems = jsonShapeProblems(body);
-    if (problems.length > 0) throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: problems });
-    return body;
+    if (Buffer.byteLength(message.body, 'utf8') > this.limitBytes) throw bodyTooLarge(this.limitBytes);
+    return parseJsonBody(message.body);
   }
 }
 
