@@ -1,10 +1,13 @@
 import { INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
 import { ExecutionRepository } from '@app/database';
 import { Clock, transition } from '@app/domain';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { addJobByHand } from './support/queue-state';
+import { TYPES_WITH_WAIT, WaitModule, stops } from './support/waiting-worker';
 import { startWorker } from './support/worker-test-app';
+import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
 
 /**
  * Two attempts of one occurrence never run at once: a running attempt renews its claim on
@@ -18,7 +21,7 @@ describe('A running attempt keeps its claim', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startCleanApiApp();
+    api = await startCleanApiApp(TYPES_WITH_WAIT);
   });
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((w) => w.close()));
@@ -49,7 +52,7 @@ describe('A running attempt keeps its claim', () => {
   }
 
   it('an attempt that outlives its lease is not taken over by duplicate jobs meanwhile: one call', async () => {
-    const { action, calls, history } = await runWithDuplicates('/outlives', '600', () => startWorker({ env: { CLAIM_LEASE_MS: '600' } }));
+    const { action, calls, history } = await runWithDuplicates('/outlives', '1500', () => startWorker({ env: { CLAIM_LEASE_MS: '1500' } }));
     expect(calls).toHaveLength(1);
     expect(action.retryCount).toBe(0);
     expect(history.map((h) => `${h.from}>${h.to}`)).toEqual(['null>PENDING', 'PENDING>IN_PROGRESS', 'IN_PROGRESS>COMPLETED']);
@@ -60,6 +63,35 @@ describe('A running attempt keeps its claim', () => {
     const { calls, history } = await runWithDuplicates('/skewed', '30000', () => startWorker({ overrides: [{ provide: Clock, useValue: ahead }] }));
     expect(calls).toHaveLength(1);
     expect(history.filter((h) => h.to === 'IN_PROGRESS')).toHaveLength(1);
+  });
+
+  it('a renewal that hangs stops the attempt before its lease runs out, so no other worker can take it over meanwhile', async () => {
+    // The renewal waits on a row lock instead of failing: only the time without a renewal can tell.
+    const env = { CLAIM_LEASE_MS: '6000', DATABASE_STATEMENT_TIMEOUT_MS: '0' };
+    workers.push(await startWorker({ env, actionTypes: TYPES_WITH_WAIT, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, WaitModule] }));
+    const action = (await api.client.post('/actions', { action: 'TEST_WAIT', executionTime: Date.now(), data: { ignoreSignal: false } })).body;
+    await waitUntil('the attempt to start', async () => (await statusOf(action.id)).status === 'IN_PROGRESS');
+    const locker = new Client({ connectionString: process.env.DATABASE_URL });
+    await locker.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('SELECT 1 FROM actions WHERE id = $1 FOR UPDATE', [action.id]);
+      const stop = await waitUntil('the attempt to be stopped', () => stops.find((s) => s.idempotencyKey === `${action.id}:1`), 15_000);
+      const [row] = await api.db.query('SELECT claimed_until FROM actions WHERE id = $1', [action.id]);
+      expect(stop.at).toBeLessThan(new Date(row.claimed_until).getTime());
+      expect(stop.reason).toMatch(/^attempt stopped: its claim could not be renewed for 4800 ms \(a renewal is still waiting for Postgres\)$/);
+    } finally {
+      await locker.end();
+    }
+    const history = await waitUntil('the stopped attempt to be recorded', async () => {
+      const entries = await historyOf(action.id);
+      return entries.length >= 3 ? entries : null;
+    });
+    expect(history[2]).toMatchObject({
+      from: 'IN_PROGRESS',
+      to: 'PENDING',
+      note: expect.stringMatching(/^attempt stopped: its claim could not be renewed/),
+    });
   });
 
   it('a takeover fences the old holder off: its late outcome is refused', async () => {

@@ -1,6 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { AddressInfo, Server, Socket, createServer } from 'node:net';
-import { HttpReceiver, SmtpReceiver, waitUntil } from '@app/testing';
+import { HttpReceiver, SilentServer, SmtpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
 import { deliveriesWhen, subscribe } from './support/webhooks';
@@ -51,21 +50,18 @@ describe('An email subscription', () => {
 describe('An email subscription whose SMTP server never answers', () => {
   let api: ApiTestApp;
   let worker: INestApplicationContext;
-  const sockets = new Set<Socket>();
-  // Accepts connections and never says a word, as a hung mail server would.
-  const silent: Server = createServer((socket) => void sockets.add(socket));
+  const silent = new SilentServer();
 
   beforeAll(async () => {
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const env = { SMTP_URL: `smtp://127.0.0.1:${(silent.address() as AddressInfo).port}`, WEBHOOK_TIMEOUT_MS: '300' };
+    await silent.start();
+    const env = { SMTP_URL: `smtp://127.0.0.1:${silent.port}`, WEBHOOK_TIMEOUT_MS: '300' };
     api = await startCleanApiApp(undefined, env);
     worker = await startWorker({ env });
   });
   afterAll(async () => {
     await worker?.close();
     await api?.close();
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
+    await silent.stop();
   });
 
   it('times the attempt out like an HTTP receiver, and retries it', async () => {
@@ -74,5 +70,43 @@ describe('An email subscription whose SMTP server never answers', () => {
     const [delivery] = await deliveriesWhen(api.client, id, (items) => items[0]?.attempts >= 2);
     expect(delivery.status).not.toBe('DELIVERED');
     expect(delivery.lastError).toBe('no answer from the SMTP server within 300 ms');
+  });
+});
+
+describe('An email subscription, with credentials in SMTP_URL and a server that offers no TLS', () => {
+  let api: ApiTestApp;
+  let worker: INestApplicationContext | undefined;
+  const smtp = new SmtpReceiver();
+
+  beforeAll(async () => {
+    await smtp.start();
+    api = await startCleanApiApp(undefined, { SMTP_URL: smtp.url() });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+    await smtp.stop();
+  });
+
+  const withCredentials = (query = '') => `smtp://alerts:mail-password@127.0.0.1:${new URL(smtp.url()).port}${query}`;
+  const testEvent = async () => {
+    const { id } = await subscribe(api.client, 'mailto:ops@example.com', { events: ['webhook.test'] });
+    expect((await api.client.post(`/webhooks/${id}/test`)).status).toBe(202);
+    return id;
+  };
+
+  it('is not sent, and says why, unless SMTP_URL says requireTLS=false: the credentials never reach the server otherwise', async () => {
+    worker = await startWorker({ env: { SMTP_URL: withCredentials() } });
+    // Every attempt fails alike, until none is left.
+    const [refused] = await deliveriesWhen(api.client, await testEvent(), (items) => items[0]?.status === 'FAILED');
+    expect(refused.lastError).toMatch(/^not sent: the SMTP server did not upgrade the connection to TLS .* add requireTLS=false to SMTP_URL/);
+    expect(smtp.logins).toEqual([]);
+    expect(smtp.messages).toEqual([]);
+
+    await worker.close();
+    worker = await startWorker({ env: { SMTP_URL: withCredentials('?requireTLS=false') } });
+    await deliveriesWhen(api.client, await testEvent(), (items) => items[0]?.status === 'DELIVERED');
+    expect(smtp.logins).toEqual(['alerts']);
+    expect(smtp.messages.map((m) => m.to)).toEqual([['ops@example.com']]);
   });
 });

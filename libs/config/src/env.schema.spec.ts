@@ -6,6 +6,9 @@ import { envSchema } from './env.schema';
 const ROOT = join(__dirname, '..', '..', '..');
 const envExample = readFileSync(join(ROOT, '.env.example'), 'utf8');
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const compose = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+/** Set by the image and its health checks rather than by whoever runs Compose. */
+const FIXED_IN_THE_IMAGE = ['NODE_ENV', 'PORT', 'WORKER_HTTP_PORT'];
 
 /** Variables of `.env.example`, set or commented out (`# NAME=…`). */
 const exampleNames = [...envExample.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
@@ -26,6 +29,11 @@ describe('every variable of the schema is documented', () => {
   it('in .env.example and in the README table, and nothing else is', () => {
     expect([...exampleNames].sort()).toEqual([...names].sort());
     expect([...readmeDefaults.keys()].sort()).toEqual([...names].sort());
+  });
+
+  it('and docker-compose.yml passes each one through to the apps', () => {
+    const passed = names.filter((name) => new RegExp(`^  ${name}: `, 'm').test(compose));
+    expect(passed.sort()).toEqual(names.filter((name) => !FIXED_IN_THE_IMAGE.includes(name)).sort());
   });
 
   it.each([...defaults])('%s: with the same default (%s) in both', (name, value) => {

@@ -2,6 +2,7 @@ export * from './http-receiver';
 export * from './test-http';
 export * from './test-keys';
 export * from './smtp-receiver';
+export * from './silent-server';
 export * from './tcp-proxy';
 export * from './wait-until';
 export * from './fulfillment-context';

@@ -7,13 +7,21 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on a free local port that keeps every message it receives. */
+/**
+ * A real SMTP server on a free local port, without TLS, that keeps every message it receives.
+ * It accepts any login and keeps the user name, so a test sees whether credentials were sent.
+ */
 export class SmtpReceiver {
   readonly messages: ReceivedMail[] = [];
+  readonly logins: string[] = [];
   private readonly server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth: (auth, _session, callback) => {
+      this.logins.push(auth.username ?? '');
+      callback(null, { user: auth.username });
+    },
     onData: (stream, session, callback) => {
       let raw = '';
       stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));

@@ -16,12 +16,13 @@ import {
 import { FulfillmentContext, PermanentFulfillmentError } from '@app/fulfillment';
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
-import { ClaimLease } from './claim-lease';
+import { failureMessage } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
 import { NotDueYetError } from './not-due-yet.error';
+import { RunningAttempts } from './running-attempts';
 
 /** What happened to one job, for logs and the admin UI's job result. */
-export type JobOutcome = 'skipped' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action';
+export type JobOutcome = 'skipped' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action' | 'canceled';
 
 /** Claims an occurrence, runs its fulfillment, and records the outcome the lifecycle computes. The one path every job takes. */
 @Injectable()
@@ -35,6 +36,7 @@ export class ActionProcessor {
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,
+    private readonly attempts: RunningAttempts,
   ) {}
 
   /**
@@ -55,12 +57,12 @@ export class ActionProcessor {
     let action = claim.action;
     if (claim.takenOver) {
       // The previous attempt's worker died mid-run: that attempt counts as failed before this one starts.
-      const resumed = await this.record(transition(action, { type: 'interrupted', retryPolicy: policy }), 'failed');
-      if (resumed?.status !== ActionStatus.InProgress) return resumed ? 'failed' : 'fenced';
-      action = resumed;
+      const resumed = await this.record(action, { type: 'interrupted', retryPolicy: policy }, 'failed');
+      if (resumed?.updated.status !== ActionStatus.InProgress) return resumed ? outcomeName(resumed.outcome) : 'fenced';
+      action = resumed.updated;
     }
     if (!registered) {
-      await this.record(transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }), 'no_action');
+      await this.record(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }, 'no_action');
       return 'no-action';
     }
     return this.runAttempt(action, registered, policy);
@@ -68,7 +70,7 @@ export class ActionProcessor {
 
   private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy): Promise<JobOutcome> {
     this.metrics.attemptStarted(action.action, this.clock.now().getTime() - action.nextAttemptAt.getTime());
-    const lease = new ClaimLease(this.execution, action, this.config.scheduling.claimLeaseMs, this.logFor(action));
+    const lease = this.attempts.hold(action, this.logFor(action));
     try {
       let event: LifecycleEvent;
       try {
@@ -77,34 +79,50 @@ export class ActionProcessor {
         );
         event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null };
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = failureMessage(error, lease.signal);
         event = { type: 'failed', now: this.clock.now(), error: message, permanent: error instanceof PermanentFulfillmentError, retryPolicy: policy };
         this.logFor(action).warn(`${action.action} ${idempotencyKeyOf(action)} attempt ${attemptNumber(action)} failed: ${message}`);
       }
-      const outcome = transition(action, event);
-      return (await this.record(outcome, event.type === 'succeeded' ? 'succeeded' : 'failed', lease.signal)) ? outcomeName(outcome) : 'fenced';
+      const recorded = await this.record(action, event, event.type === 'succeeded' ? 'succeeded' : 'failed', lease.signal);
+      return recorded ? outcomeName(recorded.outcome) : 'fenced';
     } finally {
       lease.release();
     }
   }
 
   /**
-   * Writes an outcome, retrying while Postgres is unreachable and the claim may still hold: the
-   * fulfillment already ran, so a failed write must never make it run again. Null when fenced off.
-   * A written outcome counts its attempt; a fenced one does not (the takeover counted it).
+   * Writes what the lifecycle makes of `event` for the claimed `action`. When its owner asked to
+   * cancel it since it was read, the lifecycle decides again from the row as it is now. Null when
+   * a takeover fenced the attempt off. A written outcome counts its attempt; a fenced one does not
+   * (the takeover counted it).
    */
-  private async record(outcome: Transition<ActionEntity>, attempt: AttemptOutcome, claim?: AbortSignal): Promise<ActionEntity | null> {
-    const updated = await inSpan('punctual.record', { ...spanAttributes(outcome.before), [OUTCOME]: attempt }, () => this.write(outcome, claim));
-    if (updated) this.metrics.attemptEnded(outcome.before.action, attempt);
-    return updated;
+  private async record(
+    action: ActionEntity,
+    event: LifecycleEvent,
+    attempt: AttemptOutcome,
+    claim?: AbortSignal,
+  ): Promise<{ outcome: Transition<ActionEntity>; updated: ActionEntity } | null> {
+    for (let current = action; ;) {
+      const outcome = transition(current, event);
+      const updated = await inSpan('punctual.record', { ...spanAttributes(action), [OUTCOME]: attempt }, () => this.write(outcome, claim));
+      if (updated) {
+        this.metrics.attemptEnded(action.action, attempt);
+        return { outcome, updated };
+      }
+      const now = await this.execution.claimed(action.id, action.claimToken!);
+      if (!now || now.cancelRequestedAt?.getTime() === current.cancelRequestedAt?.getTime()) {
+        this.logFor(action).warn(`Outcome of ${idempotencyKeyOf(action)} refused: another worker took the attempt over`);
+        return null;
+      }
+      current = now;
+    }
   }
 
+  /** Retries while Postgres is unreachable and the claim may still hold: the fulfillment already ran, so a failed write must never make it run again. */
   private async write(outcome: Transition<ActionEntity>, claim?: AbortSignal): Promise<ActionEntity | null> {
     for (let retry = 0; ; retry += 1) {
       try {
-        const updated = await this.scheduler.recordOutcome(outcome);
-        if (!updated) this.logFor(outcome.before).warn(`Outcome of ${idempotencyKeyOf(outcome.before)} refused: another worker took the attempt over`);
-        return updated;
+        return await this.scheduler.recordOutcome(outcome);
       } catch (error) {
         if (!isDatabaseUnavailable(error) || claim?.aborted) throw error;
         await sleep(Math.min(100 * 2 ** retry, 2000));
@@ -120,7 +138,7 @@ export class ActionProcessor {
       attempt: attemptNumber(action),
       idempotencyKey,
       scheduledAt: action.executionTime,
-      apiKeyId: action.apiKeyId,
+      signingKeyId: action.dataKeyId,
       signal,
       metadata: action.metadata,
       logger: this.logFor(action, `${action.action} ${idempotencyKey}`),
@@ -143,6 +161,8 @@ function outcomeName(outcome: Transition): JobOutcome {
       return 'completed';
     case ActionStatus.Failed:
       return 'failed';
+    case ActionStatus.Canceled:
+      return 'canceled';
     default:
       return outcome.after.occurrence !== outcome.before.occurrence ? 'next-occurrence' : 'retry';
   }

@@ -3,10 +3,11 @@ import { DiscoveryModule } from '@nestjs/core';
 import { ActionProcessor } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
+import { RunningAttempts } from './running-attempts';
 
 @Module({
   imports: [DiscoveryModule],
-  providers: [FulfillmentRegistry, ActionProcessor, QueueConsumers],
+  providers: [FulfillmentRegistry, RunningAttempts, ActionProcessor, QueueConsumers],
   exports: [ActionProcessor, QueueConsumers],
 })
 export class ExecutionModule {}

@@ -1,12 +1,16 @@
-import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { bullmqTelemetry } from '@app/observability';
 import { ActionJobData } from '@app/scheduling';
 import { ActionProcessor, JobOutcome } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
-import { closeWorkers } from './close-workers';
+import { ClosingWorkers } from './closing-workers';
 import { NotDueYetError } from './not-due-yet.error';
+import { RunningAttempts } from './running-attempts';
+
+/** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
+const STOP_GRACE_MS = 5000;
 
 /**
  * One BullMQ worker per served action type, each with the type's rate limit. Workers are
@@ -14,13 +18,15 @@ import { NotDueYetError } from './not-due-yet.error';
  * at boot (`WORKER_ACTIONS`).
  */
 @Injectable()
-export class QueueConsumers implements BeforeApplicationShutdown, OnApplicationBootstrap {
+export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueConsumers.name);
   private readonly workers: Worker<ActionJobData, JobOutcome>[] = [];
+  private closing?: ClosingWorkers;
 
   constructor(
     private readonly processor: ActionProcessor,
     private readonly fulfillments: FulfillmentRegistry,
+    private readonly attempts: RunningAttempts,
     private readonly config: PunctualConfig,
   ) {}
 
@@ -59,8 +65,37 @@ export class QueueConsumers implements BeforeApplicationShutdown, OnApplicationB
     }
   }
 
-  /** Takes no new jobs and waits for running ones, up to SHUTDOWN_TIMEOUT_MS, while the database is still open. */
-  beforeApplicationShutdown(): Promise<void> {
-    return closeWorkers(this.workers, this.config.worker.shutdownTimeoutMs, this.logger, 'jobs');
+  /** Takes no new jobs from the first moment of shutdown, before any module waits for its own work. */
+  onModuleDestroy(): void {
+    this.closing = new ClosingWorkers(this.workers);
+  }
+
+  /**
+   * Waits for running jobs, up to SHUTDOWN_TIMEOUT_MS, while the database is still open. Then it
+   * stops the attempts still running through their signal, so that each records a failed attempt
+   * before the process exits, rather than being killed mid-call by an orchestrator after it
+   * finished. One that ignores its signal is left behind after STOP_GRACE_MS.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    const timeoutMs = this.config.worker.shutdownTimeoutMs;
+    if (await this.closing!.closedBy(timeoutMs)) return;
+    const stopped = this.attempts.stopAll(new Error(`stopped by worker shutdown (still running after SHUTDOWN_TIMEOUT_MS, ${timeoutMs} ms)`));
+    const closed = await this.closing!.closedWithin(STOP_GRACE_MS);
+    const left = this.attempts.abandonAll();
+    const ended = stopped.filter((name) => !left.includes(name));
+    if (ended.length > 0) {
+      this.logger.warn(
+        `Stopped ${ended.join(', ')}: still running after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms). ` +
+          'Each is recorded as a failed attempt and retried with the same idempotency key (FAILED when no retries are left)',
+      );
+    }
+    if (left.length > 0) {
+      this.logger.warn(
+        `Exiting without ${left.join(', ')}: told to stop, still running ${STOP_GRACE_MS} ms later. Once the claim lapses ` +
+          '(CLAIM_LEASE_MS), another worker counts the attempt as interrupted and runs it again with the same idempotency key',
+      );
+    } else if (!closed) {
+      this.logger.warn(`Exiting with jobs still claiming or recording: their jobs run again once their locks lapse (CLAIM_LEASE_MS)`);
+    }
   }
 }

@@ -1,10 +1,10 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
-import { closeWorkers } from '../execution/close-workers';
+import { ClosingWorkers } from '../execution/closing-workers';
 import { TargetSlots } from './target-slots';
 import { WebhookSender } from './webhook-sender';
 
@@ -18,10 +18,11 @@ const CLAIM_MARGIN_MS = 2000;
  * from the other receivers; each attempt is bounded by WEBHOOK_TIMEOUT_MS.
  */
 @Injectable()
-export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookConsumer.name);
   private readonly slots: TargetSlots;
   private worker?: Worker<WebhookJobData>;
+  private closing?: ClosingWorkers;
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -46,9 +47,18 @@ export class WebhookConsumer implements OnApplicationBootstrap, BeforeApplicatio
     this.worker.on('failed', (job, error) => this.logger.warn(`Delivery job ${job?.id ?? '?'} failed, to be retried: ${error.message}`));
   }
 
-  /** Like the action consumers: running deliveries may finish within SHUTDOWN_TIMEOUT_MS, then it closes anyway. */
-  beforeApplicationShutdown(): Promise<void> {
-    return closeWorkers(this.worker ? [this.worker] : [], this.config.worker.shutdownTimeoutMs, this.logger, 'deliveries');
+  /** Like the action consumers: takes no new deliveries from the first moment of shutdown. */
+  onModuleDestroy(): void {
+    this.closing = new ClosingWorkers(this.worker ? [this.worker] : []);
+  }
+
+  /** Running deliveries may finish within SHUTDOWN_TIMEOUT_MS; then the process exits without them. */
+  async beforeApplicationShutdown(): Promise<void> {
+    const timeoutMs = this.config.worker.shutdownTimeoutMs;
+    if (await this.closing!.closedBy(timeoutMs)) return;
+    this.logger.warn(
+      `Exiting with deliveries still running after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): each is sent again, with the same webhook-id, once its claim lapses`,
+    );
   }
 
   private async run(job: Job<WebhookJobData>, token?: string): Promise<void> {

@@ -1,11 +1,10 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
-import { Transporter, createTransport } from 'nodemailer';
-import { SentMessageInfo } from 'nodemailer/lib/smtp-transport';
-import { PunctualConfig } from '@app/config';
+import { Injectable } from '@nestjs/common';
+import { PunctualConfig, signingSecretFor } from '@app/config';
 import { AttemptResult, ClaimedDelivery } from '@app/database';
 import { Clock, storableNote } from '@app/domain';
 import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
 import { SecretCipher, WebhookTarget, signingKeyOf, webhookBody, webhookTargetOf } from '@app/webhooks';
+import { SmtpMailer } from '../mail/smtp-mailer';
 
 /** How much of a receiver's answer the delivery's `lastError` keeps. */
 const ANSWER_EXCERPT = 200;
@@ -19,17 +18,16 @@ class UndeliverableError extends Error {}
  * receiver's failure; the caller records the result.
  */
 @Injectable()
-export class WebhookSender implements OnModuleDestroy {
+export class WebhookSender {
   private readonly cipher: SecretCipher;
-  private readonly mail: Transporter<SentMessageInfo> | null;
 
   constructor(
     private readonly outbound: OutboundClient,
+    private readonly mail: SmtpMailer,
     private readonly config: PunctualConfig,
     private readonly clock: Clock,
   ) {
     this.cipher = new SecretCipher(config.webhooks.secretKeys);
-    this.mail = config.smtp.url ? createTransport(config.smtp.url) : null;
   }
 
   /** Sends `delivery`; a failure carries the delay before the next attempt, or null when none is left. */
@@ -45,21 +43,15 @@ export class WebhookSender implements OnModuleDestroy {
     }
   }
 
-  onModuleDestroy(): void {
-    this.mail?.close();
-  }
-
   private async sendTo(target: WebhookTarget, delivery: ClaimedDelivery, body: string): Promise<AttemptResult> {
     if (target.kind === 'email') {
-      if (!this.mail) throw new Error('SMTP_URL is not set: email subscriptions cannot be sent');
-      const sent = this.mail.sendMail({
-        from: this.config.smtp.from,
-        to: target.address,
-        subject: emailSubject(delivery.event),
-        text: JSON.stringify(JSON.parse(body), null, 2),
-        headers: { 'webhook-id': delivery.event.id },
-      });
-      await withinTimeout(sent, this.config.webhooks.timeoutMs, 'the SMTP server');
+      if (!this.mail.configured) throw new Error('SMTP_URL is not set: email subscriptions cannot be sent');
+      const text = JSON.stringify(JSON.parse(body), null, 2);
+      // A hanging SMTP server holds a delivery slot no longer than an HTTP receiver may.
+      await this.mail.send(
+        { to: target.address, subject: emailSubject(delivery.event), text, headers: { 'webhook-id': delivery.event.id } },
+        { timeoutMs: this.config.webhooks.timeoutMs },
+      );
       return { kind: 'delivered', statusCode: null };
     }
     const signed = standardWebhookHeaders({ id: delivery.event.id, timestamp: this.clock.now(), body }, this.signingKey(delivery));
@@ -80,30 +72,15 @@ export class WebhookSender implements OnModuleDestroy {
     };
   }
 
-  /** A subscription's `whsec_` secret; an action's callback is keyed with its creating API key's secret. */
+  /** A subscription's `whsec_` secret; an action's callback is keyed with the secret of the API key that set it. */
   private signingKey(delivery: ClaimedDelivery): Buffer {
     if (delivery.secretCiphertext !== null) return signingKeyOf(this.cipher.decrypt(delivery.secretCiphertext));
-    const secret = delivery.apiKeyId === null ? undefined : this.config.auth.apiKeys.get(delivery.apiKeyId);
-    if (secret === undefined) throw new UndeliverableError(`API key ${delivery.apiKeyId ?? '(none)'} is not configured: the callback cannot be signed`);
-    return Buffer.from(secret, 'utf8');
+    return Buffer.from(signingSecretFor(this.config.auth, delivery.apiKeyId), 'utf8');
   }
 
   /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt; null once they are used up. */
   private retryDelay(delivery: ClaimedDelivery): number | null {
     return this.config.webhooks.backoffDelaysMs[delivery.attempts] ?? null;
-  }
-}
-
-/** `work`, or an error once `timeoutMs` passed without it: a hanging server holds a delivery slot no longer than an HTTP receiver may. */
-async function withinTimeout<T>(work: Promise<T>, timeoutMs: number, who: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from ${who} within ${timeoutMs} ms`)), timeoutMs);
-  });
-  try {
-    return await Promise.race([work, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

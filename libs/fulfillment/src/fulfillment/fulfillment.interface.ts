@@ -21,7 +21,9 @@ export interface FulfillmentContext {
   readonly signingKeyId: string | null;
   /**
    * Aborted when this attempt must stop: its claim could not be renewed, so another worker may
-   * take the occurrence over. Pass it to every I/O call so no attempt outlives its claim.
+   * take the occurrence over, or its worker is stopping and SHUTDOWN_TIMEOUT_MS has passed (the
+   * attempt is then recorded as failed). Pass it to every I/O call so no attempt outlives its claim
+   * or keeps a stopping worker alive.
    */
   readonly signal: AbortSignal;
   /** The client's own metadata of the action. */

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { PunctualConfig } from '@app/config';
 import { SendNotificationData } from '@app/fulfillment';
-import { SmtpReceiver, fulfillmentContext } from '@app/testing';
+import { SilentServer, SmtpReceiver, fulfillmentContext, waitUntil } from '@app/testing';
 import { SendNotificationFulfillment } from './send-notification.fulfillment';
 import { SendNotificationModule } from './send-notification.module';
 
@@ -15,7 +15,7 @@ const seed: SendNotificationData = {
 };
 
 async function fulfillmentWith(smtpUrl: string | null) {
-  const config = { smtp: { url: smtpUrl, from: 'Punctual <no-reply@punctual.test>' } };
+  const config = { smtp: { url: smtpUrl, from: 'Punctual <no-reply@punctual.test>', timeoutMs: 10_000 } };
   const configModule = {
     module: class StubConfig {},
     global: true,
@@ -61,5 +61,17 @@ describe('SendNotificationFulfillment', () => {
     expect(mail.raw).toMatch(/^X-Punctual-Idempotency-Key: id-1:2$/m);
     expect(mail.raw).toContain('Hi Joojo, your payment is overdue.');
     await close();
+  });
+
+  it('stops waiting for an SMTP server that never answers as soon as the attempt is stopped', async () => {
+    const silent = await new SilentServer().start();
+    const { fulfillment, close } = await fulfillmentWith(`smtp://127.0.0.1:${silent.port}`);
+    const attempt = new AbortController();
+    const sending = fulfillment.fulfill({ ...seed, notificationType: 'EMAIL', email: 'joojo@example.com' }, { ...context, signal: attempt.signal });
+    await waitUntil('the connection to the SMTP server', () => silent.connections > 0);
+    attempt.abort(new Error('the worker is stopping'));
+    await expect(sending).rejects.toThrow('stopped before the SMTP server answered');
+    await close();
+    await silent.stop();
   });
 });

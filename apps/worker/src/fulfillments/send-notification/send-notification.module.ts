@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
+import { MailModule } from '../../mail/mail.module';
 import { EMAIL_PROVIDER, PUSH_PROVIDER, SMS_PROVIDER } from './providers/notification-provider';
 import { RecordingProvider } from './providers/recording.provider';
 import { SmtpEmailProvider } from './providers/smtp-email.provider';
@@ -7,6 +8,7 @@ import { SendNotificationFulfillment } from './send-notification.fulfillment';
 
 /** SEND_NOTIFICATION with its channel providers: SMTP for EMAIL when `SMTP_URL` is set, else recording. */
 @Module({
+  imports: [MailModule],
   providers: [
     RecordingProvider,
     { provide: SMS_PROVIDER, useExisting: RecordingProvider },

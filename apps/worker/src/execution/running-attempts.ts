@@ -1,0 +1,40 @@
+import { Injectable, LoggerService } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
+import { ActionEntity, ExecutionRepository } from '@app/database';
+import { attemptNumber, idempotencyKeyOf } from '@app/domain';
+import { ClaimLease } from './claim-lease';
+
+/** The attempts this worker is running, each under the lease on its claim: what a stopping worker tells to stop. */
+@Injectable()
+export class RunningAttempts {
+  private readonly leases = new Set<ClaimLease>();
+
+  constructor(
+    private readonly execution: ExecutionRepository,
+    private readonly config: PunctualConfig,
+  ) {}
+
+  /** Renews `action`'s claim from now until the lease is released. */
+  hold(action: ActionEntity, logger: LoggerService): ClaimLease {
+    const lease = new ClaimLease(this.execution, action, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
+    this.leases.add(lease);
+    return lease;
+  }
+
+  /** Aborts every running attempt's signal with `reason`, and names the attempts told to stop. */
+  stopAll(reason: Error): string[] {
+    for (const lease of this.leases) lease.stop(reason);
+    return this.names();
+  }
+
+  /** Names the attempts still running and stops renewing their claims, so that they lapse and another worker takes them over. */
+  abandonAll(): string[] {
+    const names = this.names();
+    for (const lease of [...this.leases]) lease.release();
+    return names;
+  }
+
+  private names(): string[] {
+    return [...this.leases].map(({ action }) => `${idempotencyKeyOf(action)} attempt ${attemptNumber(action)}`);
+  }
+}
