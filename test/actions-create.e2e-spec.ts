@@ -46,6 +46,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       lastError: null,
       occurrence: 1,
       nextAttemptAt: body.executionTime,
+      cancelRequestedAt: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -1,6 +1,5 @@
-import { INestApplicationContext } from '@nestjs/common';
-import { HttpReceiver, testHttp, waitUntil } from '@app/testing';
-import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { testHttp, waitUntil } from '@app/testing';
+import { useProcessStack } from './support/process-stack';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
 import { freePort } from './support/free-port';
 import { startWorker } from './support/worker-test-app';
@@ -9,53 +8,35 @@ import { startWorker } from './support/worker-test-app';
 const FAST = { CLAIM_LEASE_MS: '1500', PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '1000' };
 
 describe('Processes killed and stopped for real', () => {
-  let api: ApiTestApp;
-  const receiver = new HttpReceiver();
-  const processes: AppProcess[] = [];
-  let worker: INestApplicationContext | undefined;
-
-  beforeAll(async () => {
-    await receiver.start();
-    api = await startCleanApiApp(undefined, FAST);
-  });
-  afterEach(async () => {
-    for (const child of processes.splice(0)) child.kill('SIGKILL');
-    await worker?.close();
-    worker = undefined;
-    receiver.holdNext(0);
-  });
-  afterAll(async () => {
-    await api.close();
-    await receiver.stop();
-  });
+  const stack = useProcessStack(FAST);
 
   const spawnApp = (app: 'api' | 'worker', env: Record<string, string> = {}) => {
     const child = new AppProcess(app, { ...FAST, ...env });
-    processes.push(child);
+    stack.processes.push(child);
     return child;
   };
-  const statusOf = async (id: string) => (await api.client.get(`/actions/${id}`)).body;
-  const httpAction = (path: string) => ({ action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url(path), timeoutMs: 60_000 } });
+  const statusOf = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
+  const httpAction = (path: string) => ({ action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: stack.receiver.url(path), timeoutMs: 60_000 } });
 
   it('a worker killed with SIGKILL mid-fulfillment: the attempt is taken over, with the same key, and completes once', async () => {
     const victim = await spawnApp('worker').ready(WORKER_READY);
-    receiver.holdNext(1); // the first call never gets an answer: the worker is busy when it dies
-    const action = (await api.client.post('/actions', httpAction('/crash'))).body;
-    await waitUntil('the first call to arrive', () => receiver.callsTo('/crash').length === 1);
+    stack.receiver.holdNext(1); // the first call never gets an answer: the worker is busy when it dies
+    const action = (await stack.api.client.post('/actions', httpAction('/crash'))).body;
+    await waitUntil('the first call to arrive', () => stack.receiver.callsTo('/crash').length === 1);
     expect((await statusOf(action.id)).status).toBe('IN_PROGRESS');
     victim.kill('SIGKILL');
     expect((await victim.exited).signal).toBe('SIGKILL');
 
-    worker = await startWorker({ env: FAST });
+    stack.worker = await startWorker({ env: FAST });
     const done = await waitUntil(
       'the action to complete',
       async () => ((await statusOf(action.id)).status === 'COMPLETED' ? statusOf(action.id) : null),
       20_000,
     );
     expect(done.retryCount).toBe(0);
-    const calls = receiver.callsTo('/crash');
+    const calls = stack.receiver.callsTo('/crash');
     expect(calls.map((c) => c.headers['idempotency-key'])).toEqual([`${action.id}:1`, `${action.id}:1`]);
-    const history = (await api.client.get(`/actions/${action.id}/history`)).body;
+    const history = (await stack.api.client.get(`/actions/${action.id}/history`)).body;
     expect(history.map((h: any) => `${h.from}>${h.to}`)).toEqual([
       'null>PENDING',
       'PENDING>IN_PROGRESS',
@@ -67,18 +48,18 @@ describe('Processes killed and stopped for real', () => {
 
   it('SIGTERM to a worker finishes the running fulfillments, then exits 0 with nothing left IN_PROGRESS', async () => {
     const stopping = await spawnApp('worker').ready(WORKER_READY);
-    receiver.delayNext(5, 1000);
+    stack.receiver.delayNext(5, 1000);
     const items = Array.from({ length: 5 }, () => httpAction('/graceful'));
-    const ids: string[] = (await api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
-    await waitUntil('all five calls to be in flight', () => receiver.callsTo('/graceful').length === 5);
+    const ids: string[] = (await stack.api.client.post('/actions/batch', { items })).body.items.map((a: any) => a.id);
+    await waitUntil('all five calls to be in flight', () => stack.receiver.callsTo('/graceful').length === 5);
     stopping.kill('SIGTERM');
     expect(await stopping.exited).toEqual({ code: 0, signal: null });
-    const rows = await api.db.query(`SELECT status, count(*)::int AS n FROM actions WHERE id = ANY($1) GROUP BY status`, [ids]);
+    const rows = await stack.api.db.query(`SELECT status, count(*)::int AS n FROM actions WHERE id = ANY($1) GROUP BY status`, [ids]);
     expect(rows).toEqual([{ status: 'COMPLETED', n: 5 }]);
   });
 
   it('the API killed with SIGKILL right after answering creates: every action still runs exactly once', async () => {
-    worker = await startWorker({ env: FAST });
+    stack.worker = await startWorker({ env: FAST });
     const ids: string[] = [];
     for (let round = 0; round < 3; round += 1) {
       const port = await freePort();
@@ -91,12 +72,12 @@ describe('Processes killed and stopped for real', () => {
     await waitUntil(
       'all 15 to complete',
       async () => {
-        const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
+        const [row] = await stack.api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [ids]);
         return row.n === ids.length;
       },
       20_000,
     );
-    const calls = receiver.callsByIdempotencyKey();
+    const calls = stack.receiver.callsByIdempotencyKey();
     expect(ids.map((id) => calls.get(`${id}:1`))).toEqual(ids.map(() => 1));
   }, 90_000); // three API processes boot from the TypeScript sources, one after another
 

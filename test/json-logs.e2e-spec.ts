@@ -129,7 +129,7 @@ describe('JSON logs', () => {
       'POST /actions/batch 201 rotated-key',
       'GET /actions/:id 200 test-key',
       'POST /actions 400 test-key',
-      'POST unmatched 400 null',
+      'POST /actions 400 test-key',
       'GET /actions 401 null',
       'GET /actions 401 null',
       'GET /actions/stats 200 test-key',

@@ -126,7 +126,9 @@ describe('Prometheus metrics from the API and two workers', () => {
   it("a stopping worker's readiness fails once its consumers stop taking jobs, and its punctual_ready gauge follows", async () => {
     const ready = async (index: number) => (await Scrape.of(`${workerHttpUrl(workers[index])}/metrics`)).value('punctual_ready');
     expect([await ready(0), await ready(1), (await apiScrape()).value('punctual_ready')]).toEqual([1, 1, 1]);
-    await workers[1].get(QueueConsumers).beforeApplicationShutdown();
+    const consumers = workers[1].get(QueueConsumers);
+    consumers.onModuleDestroy();
+    await consumers.beforeApplicationShutdown();
     const probe = await fetch(`${workerHttpUrl(workers[1])}/health/ready`);
     expect(probe.status).toBe(503);
     expect((await probe.json()).error).toEqual({ consumers: { status: 'down', message: 'queue consumers are not running' } });

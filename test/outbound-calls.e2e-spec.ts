@@ -116,31 +116,21 @@ describe('Outbound calls made by the worker', () => {
   }
   const historyOf = async (id: string) => (await api.client.get(`/actions/${id}/history`)).body;
 
-  it('fails an action at once when its host name resolves to a refused address, without connecting there', async () => {
-    const url = `http://rebound.test:${internal.port}/latest/meta-data`;
-    const action = await run(url);
+  it.each([
+    ['a refused address', () => `rebound.test:${internal.port}`, '/latest/meta-data', () => internal],
+    ["this machine's own address", () => `self.test:${onOwnAddress.port}`, '/metrics', () => onOwnAddress],
+  ])('fails an action at once when its host name resolves to %s, without connecting there', async (_what, host, path, server) => {
+    const action = await run(`http://${host()}${path}`);
     expect(action).toMatchObject({ status: 'FAILED', retryCount: 1 }); // one failed attempt, though MAX_RETRIES allows another
     const history = await historyOf(action.id);
     expect(history.filter((h: any) => h.to === 'IN_PROGRESS')).toHaveLength(1);
+    const name = host().split(':')[0];
     expect(history.at(-1)).toMatchObject({
       from: 'IN_PROGRESS',
       to: 'FAILED',
-      note: `HTTP_REQUEST to rebound.test:${internal.port} not sent: the destination is not allowed (rebound.test resolves to no allowed address)`,
+      note: `HTTP_REQUEST to ${host()} not sent: the destination is not allowed (${name} resolves to no allowed address)`,
     });
-    expect(internal.connections).toBe(0);
-  });
-
-  it("fails an action at once when its host name resolves to this machine's own address, without connecting there", async () => {
-    const action = await run(`http://self.test:${onOwnAddress.port}/metrics`);
-    expect(action).toMatchObject({ status: 'FAILED', retryCount: 1 });
-    const history = await historyOf(action.id);
-    expect(history.filter((h: any) => h.to === 'IN_PROGRESS')).toHaveLength(1);
-    expect(history.at(-1)).toMatchObject({
-      from: 'IN_PROGRESS',
-      to: 'FAILED',
-      note: `HTTP_REQUEST to self.test:${onOwnAddress.port} not sent: the destination is not allowed (self.test resolves to no allowed address)`,
-    });
-    expect(onOwnAddress.connections).toBe(0);
+    expect(server().connections).toBe(0);
   });
 
   it('keeps the URL and header values of a failing call out of notes, lastError and webhook events', async () => {

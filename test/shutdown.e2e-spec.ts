@@ -1,7 +1,6 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { join } from 'node:path';
-import { HttpReceiver, waitUntil } from '@app/testing';
-import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { waitUntil } from '@app/testing';
+import { useProcessStack } from './support/process-stack';
 import { AppProcess, WORKER_READY } from './support/app-process';
 import { TYPES_WITH_WAIT, WaitModule } from './support/waiting-worker';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
@@ -19,29 +18,11 @@ const EXIT_BOUND_MS = 20_000;
  * it after the call finished (which would run that call again).
  */
 describe('A worker stopping with attempts still running', () => {
-  let api: ApiTestApp;
-  const receiver = new HttpReceiver();
-  const processes: AppProcess[] = [];
-  let worker: INestApplicationContext | undefined;
+  const stack = useProcessStack(FAST, TYPES_WITH_WAIT);
 
-  beforeAll(async () => {
-    await receiver.start();
-    api = await startCleanApiApp(TYPES_WITH_WAIT, FAST);
-  });
-  afterEach(async () => {
-    for (const child of processes.splice(0)) child.kill('SIGKILL');
-    await worker?.close();
-    worker = undefined;
-    receiver.holdNext(0);
-  });
-  afterAll(async () => {
-    await api.close();
-    await receiver.stop();
-  });
-
-  const statusOf = async (id: string) => (await api.client.get(`/actions/${id}`)).body;
+  const statusOf = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
   const historyOf = async (id: string) =>
-    (await api.client.get(`/actions/${id}/history`)).body as { from: string; to: string; attempt: number; note: string }[];
+    (await stack.api.client.get(`/actions/${id}/history`)).body as { from: string; to: string; attempt: number; note: string }[];
   const completed = (id: string) => waitUntil('the action to complete', async () => (await statusOf(id)).status === 'COMPLETED', 20_000);
   const quickRetry = { maxRetries: 3, backoff: { type: 'fixed', delayMs: 100 } };
 
@@ -56,18 +37,18 @@ describe('A worker stopping with attempts still running', () => {
 
   it('stops a call that outlives SHUTDOWN_TIMEOUT_MS, records it as a failed attempt, and it runs once more with the same key', async () => {
     const stopping = new AppProcess('worker', FAST);
-    processes.push(stopping);
+    stack.processes.push(stopping);
     await stopping.ready(WORKER_READY);
-    receiver.holdNext(1); // the first call hangs: its 120 s timeout is far away
+    stack.receiver.holdNext(1); // the first call hangs: its 120 s timeout is far away
     const action = (
-      await api.client.post('/actions', {
+      await stack.api.client.post('/actions', {
         action: 'HTTP_REQUEST',
         executionTime: Date.now(),
-        data: { url: receiver.url('/stopped'), timeoutMs: 120_000 },
+        data: { url: stack.receiver.url('/stopped'), timeoutMs: 120_000 },
         retryPolicy: quickRetry,
       })
     ).body;
-    await waitUntil('the call to arrive', () => receiver.callsTo('/stopped').length === 1);
+    await waitUntil('the call to arrive', () => stack.receiver.callsTo('/stopped').length === 1);
 
     const { exit, tookMs } = await stop(stopping);
     expect(exit).toEqual({ code: 0, signal: null });
@@ -80,9 +61,9 @@ describe('A worker stopping with attempts still running', () => {
     );
     expect(stopping.logs()).not.toContain('Exiting without');
 
-    worker = await startWorker({ env: FAST });
+    stack.worker = await startWorker({ env: FAST });
     await completed(action.id);
-    expect(receiver.callsTo('/stopped').map((call) => call.headers['idempotency-key'])).toEqual([`${action.id}:1`, `${action.id}:1`]);
+    expect(stack.receiver.callsTo('/stopped').map((call) => call.headers['idempotency-key'])).toEqual([`${action.id}:1`, `${action.id}:1`]);
     expect((await historyOf(action.id)).map((h) => `${h.from}>${h.to}#${h.attempt}`)).toEqual([
       'null>PENDING#0',
       'PENDING>IN_PROGRESS#1',
@@ -94,9 +75,9 @@ describe('A worker stopping with attempts still running', () => {
 
   it('exits without an attempt that ignores its signal; another worker takes it over as interrupted', async () => {
     const stopping = new AppProcess('worker', FAST, { entry: WAITING_WORKER });
-    processes.push(stopping);
+    stack.processes.push(stopping);
     await stopping.ready(WORKER_READY);
-    const action = (await api.client.post('/actions', { action: 'TEST_WAIT', executionTime: Date.now(), data: { ignoreSignal: true } })).body;
+    const action = (await stack.api.client.post('/actions', { action: 'TEST_WAIT', executionTime: Date.now(), data: { ignoreSignal: true } })).body;
     await waitUntil('the attempt to start', async () => (await statusOf(action.id)).status === 'IN_PROGRESS');
 
     const { exit } = await stop(stopping);
@@ -104,7 +85,7 @@ describe('A worker stopping with attempts still running', () => {
     expect(stopping.logs()).toContain(`Exiting without ${action.id}:1 attempt 1: told to stop, still running 5000 ms later.`);
     expect((await statusOf(action.id)).status).toBe('IN_PROGRESS');
 
-    worker = await startWorker({ env: FAST, actionTypes: TYPES_WITH_WAIT, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, WaitModule] });
+    stack.worker = await startWorker({ env: FAST, actionTypes: TYPES_WITH_WAIT, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, WaitModule] });
     await completed(action.id);
     const history = await historyOf(action.id);
     expect(history.map((h) => `${h.from}>${h.to}#${h.attempt}`)).toEqual([

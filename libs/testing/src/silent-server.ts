@@ -1,21 +1,13 @@
-import { AddressInfo, Server, Socket, createServer } from 'node:net';
+import { Server, Socket, createServer } from 'node:net';
+import { LocalTcpServer } from './local-tcp-server';
 
 /** A TCP server on a free local port that accepts connections and never says a word, as a hung mail server would. */
-export class SilentServer {
+export class SilentServer extends LocalTcpServer {
   private readonly sockets = new Set<Socket>();
-  private readonly server: Server = createServer((socket) => {
+  protected readonly server: Server = createServer((socket) => {
     this.sockets.add(socket);
     socket.on('close', () => this.sockets.delete(socket));
   });
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
 
   /** Connections open now. */
   get connections(): number {

@@ -1,20 +1,22 @@
-import { AddressInfo, Server, Socket, createConnection, createServer } from 'node:net';
+import { Server, Socket, createConnection, createServer } from 'node:net';
+import { LocalTcpServer } from './local-tcp-server';
 
 /**
  * A TCP proxy on a free local port in front of a real service. `cut()` drops every
  * connection and refuses new ones, as a network partition would, without stopping the
  * service that other tests and developers share.
  */
-export class TcpProxy {
+export class TcpProxy extends LocalTcpServer {
   private readonly sockets = new Set<Socket>();
   private readonly clients = new Set<Socket>();
   private open = true;
-  private readonly server: Server;
+  protected readonly server: Server;
 
   constructor(
     private readonly targetHost: string,
     private readonly targetPort: number,
   ) {
+    super();
     this.server = createServer((client) => {
       if (!this.open) return client.destroy();
       this.clients.add(client);
@@ -29,15 +31,6 @@ export class TcpProxy {
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     });
-  }
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
   }
 
   /** Connections currently passing through: a test waits for a client to have reconnected after `restore()`. */

@@ -65,9 +65,14 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
     }
   }
 
+  /** Tells the consumers to take no new jobs, once: from then on running jobs may finish. */
+  private closeWorkers(): ClosingWorkers {
+    return (this.closing ??= new ClosingWorkers(this.workers));
+  }
+
   /** Takes no new jobs from the first moment of shutdown, before any module waits for its own work. */
   onModuleDestroy(): void {
-    this.closing = new ClosingWorkers(this.workers);
+    this.closeWorkers();
   }
 
   /**
@@ -78,9 +83,10 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
    */
   async beforeApplicationShutdown(): Promise<void> {
     const timeoutMs = this.config.worker.shutdownTimeoutMs;
-    if (await this.closing!.closedBy(timeoutMs)) return;
+    const closing = this.closeWorkers();
+    if (await closing.closedBy(timeoutMs)) return;
     const stopped = this.attempts.stopAll(new Error(`stopped by worker shutdown (still running after SHUTDOWN_TIMEOUT_MS, ${timeoutMs} ms)`));
-    const closed = await this.closing!.closedWithin(STOP_GRACE_MS);
+    const closed = await closing.closedWithin(STOP_GRACE_MS);
     const left = this.attempts.abandonAll();
     const ended = stopped.filter((name) => !left.includes(name));
     if (ended.length > 0) {
