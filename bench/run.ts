@@ -1,16 +1,20 @@
 /**
- * `npm run bench [-- --quick]`: Punctual's figures beside raw BullMQ's and pg-boss's, measured
- * in one run on this machine's Postgres and Redis. Prints one JSON line per measurement and a
- * table of figures and targets; writes bench/results/latest.json. Asserts nothing.
+ * `npm run bench [-- --quick] [--only <workloads>]`: Punctual's figures beside raw BullMQ's and
+ * pg-boss's, measured in one run on this machine's Postgres and Redis. Prints one JSON line per
+ * measurement and a table of figures and targets; writes bench/results/latest.json. Asserts nothing.
+ * `--against <git-ref>` measures this tree beside that commit instead (compare/against.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { PunctualClient } from '@app/client';
 import { NOOP_PATTERN, startNoopSibling } from './apps/noop-sibling';
 import { BenchClient } from './bench-client';
 import { BENCH_ENV } from './bench-env';
-import { BENCH_KEY, startApi, Stores } from './harness';
+import { compareAgainst } from './compare/against';
+import { BENCH_KEY, BenchProcess, startApi, Stores } from './harness';
+import { MACHINE } from './machine';
+import { commandLineOptions, Workload } from './options';
+import { benchSizes } from './sizes';
 import { cronFiring, occurrenceCost, OccurrenceCost } from './workloads/calendars';
 import { ingest, rpcIngest } from './workloads/ingest';
 import { boundedReads, ReadFigures } from './workloads/reads';
@@ -20,46 +24,16 @@ import { createNoopActions, pgBoss, punctual, rawBullmq, System } from './worklo
 import { UnsignedFigures, unsignedCost } from './workloads/unsigned';
 import { WebhookFigures, webhookThroughput } from './workloads/webhooks';
 
-const quick = process.argv.includes('--quick');
-const SIZES = quick
-  ? {
-      singles: 300,
-      batches: 4,
-      firing: [
-        { perSec: 500, count: 500 },
-        { perSec: 2000, count: 500 },
-      ],
-      firingWorkers: 2,
-      burst: 500,
-      workers: [1, 2],
-      backlog: [0, 2000, 5000],
-      reads: { actions: 20_000, historyEntries: 5_000, requests: 200 },
-      calendars: { calls: 2000, cronActions: 500 },
-      observability: { singles: 1000, burst: 2000, rounds: 1 },
-      unsigned: { requests: 50, probes: 200 },
-    }
-  : {
-      singles: 10_000,
-      batches: 40,
-      firing: [
-        { perSec: 500, count: 5000 },
-        { perSec: 2000, count: 20_000 },
-      ],
-      firingWorkers: 2,
-      burst: 20_000,
-      workers: [1, 2, 4],
-      backlog: [0, 100_000, 1_000_000],
-      reads: { actions: 1_000_000, historyEntries: 50_000, requests: 1000 },
-      calendars: { calls: 20_000, cronActions: 2000 },
-      observability: { singles: 10_000, burst: 20_000, rounds: 3 },
-      unsigned: { requests: 500, probes: 2000 },
-    };
+const options = commandLineOptions();
+const { quick } = options;
+const SIZES = benchSizes(quick);
 const API_PORT = 3900;
 const FAST_HZ = 100;
 
 const results = {
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+  machine: MACHINE,
   quick,
+  workloads: options.only,
   measurements: [] as Record<string, unknown>[],
 };
 
@@ -121,17 +95,23 @@ async function backlogMemory(client: BenchClient, stores: Stores): Promise<void>
   report('backlogMemory', { points });
 }
 
-async function main(): Promise<void> {
-  const stores = await Stores.open();
-  await stores.reset();
-  const { api, client } = await startApi(API_PORT);
-  const systems = [punctual(client, stores), rawBullmq, pgBoss];
-  const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
-  try {
-    report('ingest', await ingest(client, SIZES.singles, SIZES.batches));
-    report('rpcIngest', await rpcIngest(rpc, SIZES.singles));
-    report('unsignedCost', await unsignedCost(API_PORT, api.pid, SIZES.unsigned));
-    await firing(systems, stores);
+type Row = [string, string, string];
+
+/** What every workload gets: the running API, its client, the stores and the systems under test. */
+interface Context {
+  api: BenchProcess;
+  client: BenchClient;
+  stores: Stores;
+  systems: System[];
+  rpc: PunctualClient;
+}
+
+const RUN: Record<Workload, (context: Context) => Promise<void>> = {
+  ingest: async ({ client }) => report('ingest', await ingest(client, SIZES.singles, SIZES.batches)),
+  rpcIngest: async ({ rpc }) => report('rpcIngest', await rpcIngest(rpc, SIZES.singles)),
+  unsignedCost: async ({ api }) => report('unsignedCost', await unsignedCost(API_PORT, api.pid, SIZES.unsigned)),
+  firing: ({ systems, stores }) => firing(systems, stores),
+  throughput: async ({ systems, client, stores }) => {
     for (const system of systems) {
       for (const workers of SIZES.workers) {
         report('throughput', {
@@ -144,15 +124,31 @@ async function main(): Promise<void> {
       }
     }
     await messageThroughput(client, stores);
-    report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) });
-    await backlogMemory(client, stores);
-    report('boundedReads', await boundedReads(client, stores, SIZES.reads));
-    report('occurrenceCost', { schedules: occurrenceCost(SIZES.calendars.calls) });
+  },
+  webhooks: async ({ client, stores }) =>
+    report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) }),
+  backlogMemory: ({ client, stores }) => backlogMemory(client, stores),
+  boundedReads: async ({ client, stores }) => report('boundedReads', await boundedReads(client, stores, SIZES.reads)),
+  occurrenceCost: async () => report('occurrenceCost', { schedules: occurrenceCost(SIZES.calendars.calls) }),
+  cronFiring: async ({ client, stores }) =>
     report('cronFiring', {
       actions: SIZES.calendars.cronActions,
       ...(await cronFiring(client, stores, SIZES.firingWorkers, SIZES.calendars.cronActions)),
-    });
+    }),
+  observability: async ({ stores }) => {
     for (const figures of await observabilityCost(stores, API_PORT + 1, SIZES.observability)) report('observability', figures);
+  },
+};
+
+async function main(): Promise<void> {
+  if (options.against !== undefined) return compareAgainst(options.against, options);
+  const stores = await Stores.open();
+  await stores.reset();
+  const { api, client } = await startApi(API_PORT);
+  const systems = [punctual(client, stores), rawBullmq, pgBoss];
+  const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
+  try {
+    for (const workload of options.only) await RUN[workload]({ api, client, stores, systems, rpc });
   } finally {
     await rpc.close();
     client.close();
@@ -164,16 +160,89 @@ async function main(): Promise<void> {
   writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
-function printTable(): void {
-  const tp = (system: string, workers: number) => find<{ jobsPerSec: number; machineCpuPercent: number }>('throughput', { system, workers })!;
-  const lag = (system: string, duePerSec: number, redisHz: number | null) => find<LagFigures>('firing', { system, duePerSec, redisHz });
-  const lagText = (figures: LagFigures | undefined) => (figures ? `${figures.p99Ms} ms, ${figures.early} early` : 'n/a');
-  const hzValues = [...new Set(results.measurements.filter((m) => m.workload === 'firing' && m.redisHz !== null).map((m) => m.redisHz as number))];
-  const ingestFigures = find<{ batchActionsPerSec: number; singleActionsPerSec: number }>('ingest')!;
-  const backlog = find<{ points: { actions: number; redisUsedMemory: number }[] }>('backlogMemory')!.points;
-  const growth = backlog[backlog.length - 1].redisUsedMemory / backlog[0].redisUsedMemory - 1;
+const tp = (system: string, workers: number) => find<{ jobsPerSec: number; machineCpuPercent: number }>('throughput', { system, workers })!;
+const lagText = (figures: LagFigures | undefined) => (figures ? `${figures.p99Ms} ms, ${figures.early} early` : 'n/a');
 
-  const rows: [string, string, string][] = [];
+/** The table's rows of each workload, for those that ran. */
+const ROWS: Record<Workload, () => Row[]> = {
+  ingest: () => {
+    const figures = find<{ batchActionsPerSec: number; singleActionsPerSec: number }>('ingest')!;
+    return [
+      ['ingest through /actions/batch', `${figures.batchActionsPerSec}/s`, '≥ 10,000/s'],
+      ['ingest through single POST /actions, concurrency 64', `${figures.singleActionsPerSec}/s`, '≥ 2,000/s'],
+    ];
+  },
+  rpcIngest: () => {
+    const { rpcActionsPerSec } = find<{ rpcActionsPerSec: number }>('rpcIngest')!;
+    const http = find<{ singleActionsPerSec: number }>('ingest');
+    const ratio = http ? ` → ${(rpcActionsPerSec / http.singleActionsPerSec).toFixed(2)} × HTTP` : '';
+    return [['ingest through single creates over RPC (Redis), concurrency 64', `${rpcActionsPerSec}/s${ratio}`, '≥ 1 × HTTP single create']];
+  },
+  unsignedCost: unsignedRows,
+  firing: firingRows,
+  throughput: throughputRows,
+  webhooks: () => {
+    const webhooks = find<WebhookFigures>('webhooks')!;
+    return [
+      [
+        'throughput with one webhook subscription on every event, 1 worker',
+        `${webhooks.jobsPerSec}/s vs ${webhooks.withoutWebhooksJobsPerSec}/s without → ${(webhooks.jobsPerSec / webhooks.withoutWebhooksJobsPerSec).toFixed(2)} ×; ${webhooks.eventsReceived} events received, ${webhooks.eventsLost} lost, the last ${webhooks.allDeliveredAfterSec} s after the last action`,
+        '≥ 0.6 × without, 0 lost',
+      ],
+    ];
+  },
+  backlogMemory: () => {
+    const backlog = find<{ points: { actions: number; redisUsedMemory: number }[] }>('backlogMemory')!.points;
+    const growth = backlog[backlog.length - 1].redisUsedMemory / backlog[0].redisUsedMemory - 1;
+    return [
+      [
+        `Redis memory, 0 → ${backlog[backlog.length - 1].actions.toLocaleString('en')} far-future actions`,
+        `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %`,
+        'flat (±10 %)',
+      ],
+    ];
+  },
+  boundedReads: () => {
+    const reads = find<ReadFigures>('boundedReads')!;
+    const latency = (f: { p50Ms: number; p99Ms: number }) => `p99 ${f.p99Ms} ms (p50 ${f.p50Ms} ms)`;
+    return [
+      [
+        `GET /actions/stats at ${reads.actions.toLocaleString('en')} actions`,
+        `${latency(reads.stats)}; with ${reads.statsUnfolded.pendingDeltas.toLocaleString('en')} unfolded deltas ${latency(reads.statsUnfolded)}`,
+        'p99 ≤ 50 ms',
+      ],
+      [`first history page (1,000 of ${reads.historyEntries.toLocaleString('en')} entries)`, latency(reads.historyFirstPage), 'p99 ≤ 20 ms'],
+    ];
+  },
+  occurrenceCost: () =>
+    find<{ schedules: OccurrenceCost[] }>('occurrenceCost')!.schedules.map((cost): Row => [
+      `next occurrence, ${cost.schedule}`,
+      `p99 ${cost.p99Us} µs (p50 ${cost.p50Us} µs)`,
+      'no target: the cost per run',
+    ]),
+  cronFiring: () => {
+    const cron = find<{ actions: number; cron: LagFigures; oneOff: LagFigures }>('cronFiring')!;
+    return [
+      [
+        `firing lag, ${cron.actions.toLocaleString('en')} actions due in one second: cron vs one-off`,
+        `${lagText(cron.cron)} vs ${lagText(cron.oneOff)}`,
+        'no measurable change',
+      ],
+    ];
+  },
+  observability: observabilityRows,
+};
+
+function printTable(): void {
+  const rows = options.only.flatMap((workload) => ROWS[workload]());
+  const sizes = quick ? ' (--quick sizes: smoke run, not comparable)' : '';
+  process.stdout.write(`\n${results.machine.cpus} × ${results.machine.model}, Node ${results.machine.node}${sizes}\n\n`);
+  process.stdout.write('| figure | measured | target |\n| --- | --- | --- |\n');
+  for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
+}
+
+function throughputRows(): Row[] {
+  const rows: Row[] = [];
   for (const workers of SIZES.workers) {
     const [p, raw, boss] = [tp('Punctual', workers), tp('raw BullMQ', workers), tp('pg-boss', workers)];
     rows.push([
@@ -187,27 +256,19 @@ function printTable(): void {
     `${(tp('Punctual', 2).jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × (machine CPU ${tp('Punctual', 1).machineCpuPercent} % → ${tp('Punctual', 2).machineCpuPercent} %)`,
     '≥ 1.5 ×',
   ]);
-  rows.push(['ingest through /actions/batch', `${ingestFigures.batchActionsPerSec}/s`, '≥ 10,000/s']);
-  rows.push(['ingest through single POST /actions, concurrency 64', `${ingestFigures.singleActionsPerSec}/s`, '≥ 2,000/s']);
-  const rpcFigures = find<{ rpcActionsPerSec: number }>('rpcIngest')!;
-  rows.push([
-    'ingest through single creates over RPC (Redis), concurrency 64',
-    `${rpcFigures.rpcActionsPerSec}/s → ${(rpcFigures.rpcActionsPerSec / ingestFigures.singleActionsPerSec).toFixed(2)} × HTTP`,
-    '≥ 1 × HTTP single create',
-  ]);
-  rows.push(...unsignedRows());
   const message = tp('Punctual MESSAGE', 1);
   rows.push([
     'MESSAGE throughput, no-op sibling over Redis, 1 worker',
     `${message.jobsPerSec}/s → ${(message.jobsPerSec / tp('Punctual', 1).jobsPerSec).toFixed(2)} × the no-op type`,
     '≥ 0.7 × the no-op type',
   ]);
-  const webhooks = find<WebhookFigures>('webhooks')!;
-  rows.push([
-    'throughput with one webhook subscription on every event, 1 worker',
-    `${webhooks.jobsPerSec}/s vs ${webhooks.withoutWebhooksJobsPerSec}/s without → ${(webhooks.jobsPerSec / webhooks.withoutWebhooksJobsPerSec).toFixed(2)} ×; ${webhooks.eventsReceived} events received, ${webhooks.eventsLost} lost, the last ${webhooks.allDeliveredAfterSec} s after the last action`,
-    '≥ 0.6 × without, 0 lost',
-  ]);
+  return rows;
+}
+
+function firingRows(): Row[] {
+  const lag = (system: string, duePerSec: number, redisHz: number | null) => find<LagFigures>('firing', { system, duePerSec, redisHz });
+  const hzValues = [...new Set(results.measurements.filter((m) => m.workload === 'firing' && m.redisHz !== null).map((m) => m.redisHz as number))];
+  const rows: Row[] = [];
   for (const [duePerSec, target] of [
     [500, '≤ 25 ms, none early (Redis hz 100)'],
     [2000, '≤ 100 ms, none early'],
@@ -220,38 +281,11 @@ function printTable(): void {
       ]);
     }
   }
-  rows.push([
-    `Redis memory, 0 → ${backlog[backlog.length - 1].actions.toLocaleString('en')} far-future actions`,
-    `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)} %`,
-    'flat (±10 %)',
-  ]);
-  const reads = find<ReadFigures>('boundedReads')!;
-  const latency = (f: { p50Ms: number; p99Ms: number }) => `p99 ${f.p99Ms} ms (p50 ${f.p50Ms} ms)`;
-  rows.push([
-    `GET /actions/stats at ${reads.actions.toLocaleString('en')} actions`,
-    `${latency(reads.stats)}; with ${reads.statsUnfolded.pendingDeltas.toLocaleString('en')} unfolded deltas ${latency(reads.statsUnfolded)}`,
-    'p99 ≤ 50 ms',
-  ]);
-  rows.push([`first history page (1,000 of ${reads.historyEntries.toLocaleString('en')} entries)`, latency(reads.historyFirstPage), 'p99 ≤ 20 ms']);
-  for (const cost of find<{ schedules: OccurrenceCost[] }>('occurrenceCost')!.schedules) {
-    rows.push([`next occurrence, ${cost.schedule}`, `p99 ${cost.p99Us} µs (p50 ${cost.p50Us} µs)`, 'no target: the cost per run']);
-  }
-  const cron = find<{ actions: number; cron: LagFigures; oneOff: LagFigures }>('cronFiring')!;
-  rows.push([
-    `firing lag, ${cron.actions.toLocaleString('en')} actions due in one second: cron vs one-off`,
-    `${lagText(cron.cron)} vs ${lagText(cron.oneOff)}`,
-    'no measurable change',
-  ]);
-  rows.push(...observabilityRows());
-
-  const sizes = quick ? ' (--quick sizes: smoke run, not comparable)' : '';
-  process.stdout.write(`\n${results.machine.cpus} × ${results.machine.model}, Node ${results.machine.node}${sizes}\n\n`);
-  process.stdout.write('| figure | measured | target |\n| --- | --- | --- |\n');
-  for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
+  return rows;
 }
 
 /** Unauthenticated requests: refused on their bytes, before any parsing, so what they hold costs nothing. */
-function unsignedRows(): [string, string, string][] {
+function unsignedRows(): Row[] {
   const { tiny, nested, liveAlone, liveUnderLoad } = find<UnsignedFigures>('unsignedCost')!;
   return [
     [
@@ -272,7 +306,7 @@ function unsignedRows(): [string, string, string][] {
  * of the process doing it is the steadier measure of their cost; rates also move with whatever
  * else the machine runs.
  */
-function observabilityRows(): [string, string, string][] {
+function observabilityRows(): Row[] {
   const runs = results.measurements.filter((m) => m.workload === 'observability') as unknown as ObservabilityFigures[];
   const mean = (mode: string, figure: keyof ObservabilityFigures) => {
     const values = runs.filter((run) => run.mode === mode).map((run) => Number(run[figure]));

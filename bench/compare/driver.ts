@@ -1,0 +1,70 @@
+/**
+ * A child process of `--against`: runs one task with the bench/ code of the tree it was started in
+ * (its working directory, through that tree's ts-node and tsconfig paths), so that each commit is
+ * measured by its own apps, harness and workloads. Prints the figures as one JSON line.
+ *
+ * It imports nothing of this tree but types, and calls only what every tree's bench/ has had since
+ * 8ab4c93, as 8ab4c93 declares it; later trees added optional parameters only (settings for
+ * `startApi`, options for `punctual`).
+ */
+import { join } from 'node:path';
+import type { DriverTask } from './tasks';
+
+const API_PORT = 3900;
+
+type System = unknown;
+interface Client {
+  close(): void;
+}
+interface Stores {
+  close(): Promise<void>;
+}
+
+/** The part of a tree's bench/ the driver uses. */
+interface TreeBench {
+  Stores: { open(): Promise<Stores> };
+  startApi(port: number): Promise<{ api: { stop(): Promise<void> }; client: Client }>;
+  punctual(client: Client, stores: Stores): System;
+  throughput(system: System, workers: number, count: number): Promise<object>;
+  firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<object>;
+  ingest(client: Client, singles: number, batches: number): Promise<object>;
+}
+
+async function loadTreeBench(root: string): Promise<TreeBench> {
+  const modules = await Promise.all(
+    ['harness', 'workloads/systems', 'workloads/scheduling', 'workloads/ingest'].map((path) => import(join(root, 'bench', path)) as Promise<object>),
+  );
+  return Object.assign({}, ...modules) as TreeBench;
+}
+
+function measure(bench: TreeBench, task: DriverTask, client: Client, stores: Stores): Promise<object> {
+  switch (task.workload) {
+    case 'throughput':
+      return bench.throughput(bench.punctual(client, stores), task.workers, task.jobs);
+    case 'ingest':
+      return bench.ingest(client, task.singles, task.batches);
+    case 'firing':
+      return bench.firingPrecision(bench.punctual(client, stores), task.workers, task.count, (1000 * task.count) / task.perSec);
+  }
+}
+
+async function main(): Promise<void> {
+  // The tree's harness stops the apps it started when this process exits: a signal must exit rather than kill.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
+  const task = JSON.parse(process.argv[2]) as DriverTask;
+  const bench = await loadTreeBench(process.cwd());
+  const stores = await bench.Stores.open(); // migrates with this tree's migrations
+  const { api, client } = await bench.startApi(API_PORT);
+  try {
+    process.stdout.write(`${JSON.stringify({ ...task, ...(await measure(bench, task, client, stores)) })}\n`);
+  } finally {
+    client.close();
+    await api.stop();
+    await stores.close();
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.stack ?? error.message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+/** The workloads of `npm run bench`, in the order it runs them, named as their JSON lines are. */
+export const WORKLOADS = [
+  'ingest',
+  'rpcIngest',
+  'unsignedCost',
+  'firing',
+  'throughput',
+  'webhooks',
+  'backlogMemory',
+  'boundedReads',
+  'occurrenceCost',
+  'cronFiring',
+  'observability',
+] as const;
+export type Workload = (typeof WORKLOADS)[number];
+
+/** The workloads `--against` can measure: every commit's bench/ since 8ab4c93 has them. */
+export const COMPARABLE = ['ingest', 'firing', 'throughput'] as const satisfies readonly Workload[];
+export type ComparableWorkload = (typeof COMPARABLE)[number];
+
+export const isComparable = (workload: Workload): workload is ComparableWorkload => (COMPARABLE as readonly Workload[]).includes(workload);
+
+export interface BenchOptions {
+  quick: boolean;
+  /** The workloads to run, in run order. */
+  only: Workload[];
+  /** A commit to measure beside this tree (`--against <git-ref>`), over `rounds` interleaved rounds. */
+  against?: string;
+  rounds: number;
+}
+
+/** `--quick`, `--only a,b`, `--against <ref>`, `--rounds <n>`; fails on anything else. */
+function parseOptions(argv: string[]): BenchOptions {
+  const options: BenchOptions = { quick: false, only: [...WORKLOADS], rounds: 2 };
+  let only: string[] | undefined;
+  for (let i = 0; i < argv.length; i += 1) {
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined || next.startsWith('--')) throw new Error(`${argv[i - 1]} needs a value`);
+      return next;
+    };
+    if (argv[i] === '--quick') options.quick = true;
+    else if (argv[i] === '--only') only = value().split(',').filter(Boolean);
+    else if (argv[i] === '--against') options.against = value();
+    else if (argv[i] === '--rounds') options.rounds = Number(value());
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number ≥ 1');
+  const allowed: readonly string[] = options.against === undefined ? WORKLOADS : COMPARABLE;
+  const unknown = (only ?? []).filter((name) => !allowed.includes(name));
+  if (unknown.length > 0) throw new Error(`--only: ${unknown.join(', ')} not among ${allowed.join(', ')}`);
+  options.only = WORKLOADS.filter((name) => (only ?? allowed).includes(name));
+  return options;
+}
+
+/** This process's command line; a usage error ends it with the message alone. */
+export function commandLineOptions(): BenchOptions {
+  try {
+    return parseOptions(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`npm run bench: ${(error as Error).message}\n`);
+    process.exit(2);
+  }
+}
