@@ -40,7 +40,15 @@ describe('Traces across API → queue → worker', () => {
     const created = await api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/traced') } });
     expect(created.status).toBe(201);
     const id: string = created.body.id;
-    await waitUntil('the outcome span', () => spans().some((span) => span.name === 'punctual.record' && span.attributes[ACTION_ID] === id), 15_000);
+    // The job's consumer span ends last, after the outcome span inside it: wait for both.
+    await waitUntil(
+      'the outcome span and the job span around it',
+      () => {
+        const record = spans().find((span) => span.name === 'punctual.record' && span.attributes[ACTION_ID] === id);
+        return record && spans().some((span) => span.spanContext().spanId === parentOf(record));
+      },
+      15_000,
+    );
 
     const request = spans().find((span) => span.name === 'POST /actions' && span.attributes[ACTION_ID] === id)!;
     expect(request).toBeDefined();
