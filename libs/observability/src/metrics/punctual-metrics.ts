@@ -84,7 +84,10 @@ export class PunctualMetrics {
 
   actionsCreated(actions: readonly { action: string }[]): void {
     if (!this.enabled) return;
-    for (const { action } of actions) this.created.labels(action).inc();
+    // One increment per type: a batch of 1000 would otherwise cost 1000 label look-ups.
+    const byType = new Map<string, number>();
+    for (const { action } of actions) byType.set(action, (byType.get(action) ?? 0) + 1);
+    for (const [action, count] of byType) this.created.labels(action).inc(count);
   }
 
   attemptEnded(action: string, outcome: AttemptOutcome): void {

@@ -32,7 +32,7 @@ export function isIpAddress(address: string): boolean {
 }
 
 /** The eight 16-bit words of a valid IPv6 address. */
-function ipv6Words(address: string): number[] {
+export function ipv6Words(address: string): number[] {
   let text = address;
   const lastColon = text.lastIndexOf(':');
   const tail = text.slice(lastColon + 1);

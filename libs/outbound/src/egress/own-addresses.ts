@@ -1,6 +1,6 @@
-import { BlockList } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { AddressRanges } from './address-ranges';
 import { CanonicalAddress, readingsOf } from './ip-address';
 
 /** Interfaces come and go (DHCP, containers, VPNs), so their addresses are read again after this long. */
@@ -15,7 +15,7 @@ function interfaceAddresses(): string[] {
  * database bound to every interface) is as internal as loopback, whatever range the address is in.
  */
 export class OwnAddresses {
-  private list = new BlockList();
+  private list = new AddressRanges();
   private readAt = -Infinity;
 
   /** @param read the interfaces' addresses; tests give a fixed list. */
@@ -27,7 +27,7 @@ export class OwnAddresses {
   }
 
   private refresh(): void {
-    const list = new BlockList();
+    const list = new AddressRanges();
     for (const reading of this.read().flatMap(readingsOf)) list.addAddress(reading.address, reading.family);
     this.list = list;
     this.readAt = performance.now();

@@ -1,4 +1,4 @@
-import { BlockList } from 'node:net';
+import { AddressRanges } from './address-ranges';
 import { CanonicalAddress } from './ip-address';
 
 export const LOOPBACK = 'a loopback';
@@ -25,7 +25,7 @@ const REFUSED: readonly { readonly kind: string; readonly ipv4: readonly string[
 ];
 
 const RANGES = REFUSED.map(({ kind, ipv4, ipv6 }) => {
-  const list = new BlockList();
+  const list = new AddressRanges();
   for (const block of ipv4) list.addSubnet(block.split('/')[0], Number(block.split('/')[1]), 'ipv4');
   for (const block of ipv6) list.addSubnet(block.split('/')[0], Number(block.split('/')[1]), 'ipv6');
   return { kind, list };
