@@ -414,9 +414,11 @@ describe('the action lifecycle', () => {
     ['a manual retry of a PENDING action', state({ status: ActionStatus.Pending }), { type: 'retriedManually', now }],
     ['a manual retry of a COMPLETED action', state({ status: ActionStatus.Completed }), { type: 'retriedManually', now }],
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
-    ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map(
-      (status): [string, ActionState, LifecycleEvent] => [`a cancel of a ${status} action`, state({ status }), cancel()],
-    ),
+    ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map((status): [string, ActionState, LifecycleEvent] => [
+      `a cancel of a ${status} action`,
+      state({ status }),
+      cancel(),
+    ]),
   ])('refuses %s', (_name, before, event) => {
     expect(() => transition(before, event)).toThrow(TransitionRefusedError);
   });
@@ -479,7 +481,11 @@ describe('the action lifecycle', () => {
       executionRemainder: null,
     });
     expect(history).toEqual({ from: null, to: 'PENDING', occurrence: 1, attempt: 0, note: 'created' });
-    expect(newActionState({ ...request, repeat: true }, 'creator', now).state).toMatchObject({ frequency: 'DAILY', executionRemainder: 5, timezone: 'UTC' });
+    expect(newActionState({ ...request, repeat: true }, 'creator', now).state).toMatchObject({
+      frequency: 'DAILY',
+      executionRemainder: 5,
+      timezone: 'UTC',
+    });
   });
 });
 
