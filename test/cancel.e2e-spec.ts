@@ -23,7 +23,8 @@ describe('POST /actions/:id/cancel: every action can be stopped, also a schedule
   }
 
   const read = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
-  const history = async (id: string) => (await stack.api.client.get(`/actions/${id}/history`)).body as { at: string; from: string; to: string; attempt: number; note: string }[];
+  const history = async (id: string) =>
+    (await stack.api.client.get(`/actions/${id}/history`)).body as { at: string; from: string; to: string; attempt: number; note: string }[];
   const reaches = (id: string, status: string, timeoutMs = 15_000) =>
     waitUntil(
       `action ${id} to be ${status}`,

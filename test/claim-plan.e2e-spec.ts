@@ -52,9 +52,11 @@ describe('The claim statement reads actions by id, whatever the statistics say',
       // EXECUTE takes its values inline: array literals of the ids (UUIDs, nothing to escape).
       const array = (values: readonly (string | number)[]) => `'{${values.join(',')}}'`;
       const tokens = ids.map(() => '00000000-0000-4000-8000-000000000000');
-      const [{ 'QUERY PLAN': [plan] }] = await runner.query(
-        `EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${array(ids)}, ${array(ids.map(() => 0))}, ${array(tokens)}, 30000)`,
-      );
+      const [
+        {
+          'QUERY PLAN': [plan],
+        },
+      ] = await runner.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${array(ids)}, ${array(ids.map(() => 0))}, ${array(tokens)}, 30000)`);
       const accesses = accessesOfActions(plan.Plan);
       expect(accesses.filter((access) => !['Index Scan (actions_pkey)', 'Tid Scan', 'ModifyTable'].includes(access))).toEqual([]);
       expect(accesses).toContain('Index Scan (actions_pkey)');

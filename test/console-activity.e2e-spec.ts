@@ -110,7 +110,10 @@ describe('Console activity figures', () => {
 
   it('counts an attempt that ended a cancellation by its outcome, and a cancel request as no attempt', async () => {
     const [succeeded, failed] = await Promise.all([1, 2].map(() => create(httpRequestExample())));
-    await api.db.query(`UPDATE actions SET status = 'CANCELED', retry_count = CASE WHEN id = $1 THEN 0 ELSE 1 END WHERE id IN ($1, $2)`, [succeeded, failed]);
+    await api.db.query(`UPDATE actions SET status = 'CANCELED', retry_count = CASE WHEN id = $1 THEN 0 ELSE 1 END WHERE id IN ($1, $2)`, [
+      succeeded,
+      failed,
+    ]);
     const at = (time: string) => `2020-01-01T10:${time}Z`;
     const entries: [string, string, string, number, string][] = [
       [succeeded, 'IN_PROGRESS', 'IN_PROGRESS', 0, at('00:05')], // the cancel request, while the attempt ran

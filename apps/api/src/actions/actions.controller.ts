@@ -165,7 +165,8 @@ export class ActionsController {
   @ApiOkResponse({ type: ActionResponse, description: 'CANCELED now: it never runs again' })
   @ApiAcceptedResponse({
     type: ActionResponse,
-    description: 'The occurrence that is running or locked finishes first (cancelRequestedAt is set); then the action is CANCELED, with no retry and no next occurrence',
+    description:
+      'The occurrence that is running or locked finishes first (cancelRequestedAt is set); then the action is CANCELED, with no retry and no next occurrence',
   })
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()

@@ -158,12 +158,7 @@ export class ExecutionRepository {
   }
 
   private async claimMany(requests: (ClaimRequest & { leaseMs: number })[]): Promise<ClaimResult[]> {
-    const rows = await preparedQuery(
-      this.dataSource,
-      'punctual_claim',
-      CLAIM_SQL,
-      [...CLAIM_COLUMNS.values(requests), requests[0].leaseMs],
-    );
+    const rows = await preparedQuery(this.dataSource, 'punctual_claim', CLAIM_SQL, [...CLAIM_COLUMNS.values(requests), requests[0].leaseMs]);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     return requests.map((request): ClaimResult => {

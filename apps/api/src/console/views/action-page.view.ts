@@ -130,13 +130,15 @@ function operations(a: ActionEntity, csrfToken: string): SafeHtml {
 function cancelOperation(a: ActionEntity, base: string, csrfToken: string): SafeHtml | string {
   if (TERMINAL_STATUSES.includes(a.status)) return '';
   if (a.cancelRequestedAt) {
-    return html`<p class="hint cancel-pending">Cancellation requested ${timeTag(a.cancelRequestedAt)}: occurrence ${a.occurrence} finishes first, then the action is CANCELED.</p>`;
+    return html`<p class="hint cancel-pending">
+      Cancellation requested ${timeTag(a.cancelRequestedAt)}: occurrence ${a.occurrence} finishes first, then the action is CANCELED.
+    </p>`;
   }
   return html`<form method="post" action="${base}/cancel" data-confirm="Cancel action ${a.id}? It never runs again (a running occurrence finishes first).">
-      ${csrfField(csrfToken)}
-      <button type="submit" class="danger">Cancel</button>
-      <p class="hint">Stops it for good, also inside the lock window: an occurrence that is running or about to run finishes first, without retries.</p>
-    </form>`;
+    ${csrfField(csrfToken)}
+    <button type="submit" class="danger">Cancel</button>
+    <p class="hint">Stops it for good, also inside the lock window: an occurrence that is running or about to run finishes first, without retries.</p>
+  </form>`;
 }
 
 function historyEntry(entry: HistoryRecord): SafeHtml {
