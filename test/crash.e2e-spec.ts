@@ -44,7 +44,7 @@ describe('Processes killed and stopped for real', () => {
       'IN_PROGRESS>COMPLETED',
     ]);
     expect(history[2].note).toMatch(/interrupted/);
-  });
+  }, 90_000); // a worker or API process boots from the TypeScript sources
 
   it('SIGTERM to a worker finishes the running fulfillments, then exits 0 with nothing left IN_PROGRESS', async () => {
     const stopping = await spawnApp('worker').ready(WORKER_READY);
@@ -56,7 +56,7 @@ describe('Processes killed and stopped for real', () => {
     expect(await stopping.exited).toEqual({ code: 0, signal: null });
     const rows = await stack.api.db.query(`SELECT status, count(*)::int AS n FROM actions WHERE id = ANY($1) GROUP BY status`, [ids]);
     expect(rows).toEqual([{ status: 'COMPLETED', n: 5 }]);
-  });
+  }, 90_000); // a worker or API process boots from the TypeScript sources
 
   it('the API killed with SIGKILL right after answering creates: every action still runs exactly once', async () => {
     stack.worker = await startWorker({ env: FAST });
@@ -91,5 +91,5 @@ describe('Processes killed and stopped for real', () => {
     child.kill('SIGTERM');
     expect((await inFlight).status).toBe(201);
     expect(await child.exited).toEqual({ code: 0, signal: null });
-  });
+  }, 90_000); // a worker or API process boots from the TypeScript sources
 });
