@@ -1,8 +1,12 @@
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2';
+
 /** The benchmark's own database, Redis database and key prefix: never a developer's data. */
 export const BENCH_ENV = {
   DATABASE_URL: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punctual_bench',
-  REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/2',
-  QUEUE_PREFIX: 'punctual-bench',
+  REDIS_URL,
+  // Workers are counted by their Redis client names, which every database of a server shares: a
+  // prefix of its own for each database keeps runs on other databases out of the count.
+  QUEUE_PREFIX: `punctual-bench-${new URL(REDIS_URL).pathname.slice(1) || '0'}`,
   API_KEYS: 'bench:bench-secret-0123456789',
   ADMIN_PASSWORD: 'bench-admin-password',
   NODE_ENV: 'production',
@@ -16,3 +20,13 @@ export const BENCH_ENV = {
   // Several workers run on this one machine: each takes a free port for its metrics and health.
   WORKER_HTTP_PORT: '0',
 };
+
+/** The database a Postgres URL names. */
+export const databaseOf = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
+
+/** BullMQ on Postgres keeps its jobs in a database of its own beside the benchmark's: `<bench database>_bullmq_pg`. */
+export const BULLMQ_PG_DATABASE_URL = (() => {
+  const url = new URL(BENCH_ENV.DATABASE_URL);
+  url.pathname = `/${encodeURIComponent(`${databaseOf(BENCH_ENV.DATABASE_URL)}_bullmq_pg`)}`;
+  return url.toString();
+})();

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
@@ -11,6 +11,7 @@ import { BENCH_NOOP } from './apps/noop-action-type';
 import { BenchClient } from './bench-client';
 import { BENCH_ENV } from './bench-env';
 import { track } from './child-processes';
+import { parentPid, processName, ProcessGroups } from './proc-cpu';
 
 const ROOT = join(__dirname, '..');
 
@@ -64,6 +65,15 @@ export class BenchProcess {
   }
 }
 
+/** A TCP port nothing listens on now, for an API of this run: another run on this machine may hold any fixed one. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 /** An API process on `port`; `env` adds to the benchmark's settings (the observability workload turns metrics and logs on and off). */
 export async function startApi(port: number, env: Record<string, string> = {}): Promise<{ api: BenchProcess; client: BenchClient }> {
   const client = new BenchClient(port, BENCH_KEY);
@@ -84,24 +94,68 @@ export async function startWorkers(count: number, env: Record<string, string> = 
   }
 }
 
+interface VisibleServers {
+  postgres: boolean;
+  redisPid: number | null;
+}
+
+/**
+ * Whether this machine's /proc shows the Postgres server (this connection's backend and its parent)
+ * and Redis's process: not when they run in containers, whose process ids are their own.
+ */
+async function visibleServers(db: Client, redis: Redis): Promise<VisibleServers> {
+  const { rows } = await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const backend = rows[0].pid;
+  const postmaster = parentPid(backend);
+  const redisPid = Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]);
+  return {
+    postgres: processName(backend) === 'postgres' && postmaster !== undefined && processName(postmaster) === 'postgres',
+    redisPid: processName(redisPid) === 'redis-server' ? redisPid : null,
+  };
+}
+
 /** The benchmark's Postgres and Redis connections, and a clean slate between workloads. */
 export class Stores {
   private constructor(
     readonly db: Client,
     readonly redis: Redis,
+    private readonly seen: VisibleServers,
   ) {}
 
   static async open(): Promise<Stores> {
     await migrate(BENCH_ENV.DATABASE_URL);
     const db = new Client({ connectionString: BENCH_ENV.DATABASE_URL });
     await db.connect();
-    return new Stores(db, new Redis(BENCH_ENV.REDIS_URL));
+    const redis = new Redis(BENCH_ENV.REDIS_URL);
+    return new Stores(db, redis, await visibleServers(db, redis));
   }
 
   async reset(): Promise<void> {
     await this.db.query(`TRUNCATE actions, action_history, idempotency_keys, accepted_nonces, webhook_subscriptions, webhook_events, webhook_deliveries`);
     await this.db.query(`UPDATE scheduler_state SET promoted_until = '-infinity'`);
     await this.redis.flushdb();
+  }
+
+  /**
+   * The servers' processes working for a system that keeps its data in `databases` (and in Redis
+   * when `redis`), for their CPU time: Postgres's backends connected to those databases, but the
+   * benchmark's own connection, with the server's background processes (WAL writer, checkpointer…),
+   * which work for every database; Redis's one process, which serves every client of that server.
+   * Empty for a store the system does not use; null for a server /proc does not show.
+   */
+  async serverProcesses(databases: readonly string[], redis: boolean): Promise<ProcessGroups<'postgres' | 'redis'>> {
+    return {
+      postgres: databases.length === 0 ? [] : this.seen.postgres ? await this.postgresProcesses(databases) : null,
+      redis: !redis ? [] : this.seen.redisPid === null ? null : [this.seen.redisPid],
+    };
+  }
+
+  private async postgresProcesses(databases: readonly string[]): Promise<number[]> {
+    const { rows } = await this.db.query<{ pid: number }>(
+      `SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND (datname = ANY($1) OR datname IS NULL)`,
+      [databases],
+    );
+    return rows.map((row) => row.pid);
   }
 
   async close(): Promise<void> {
@@ -113,30 +167,4 @@ export class Stores {
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Busy and total CPU ticks of the whole machine, from /proc/stat. */
-function machineTicks(): { busy: number; total: number } {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-  const ticks = fields.map(Number);
-  const idle = ticks[3] + ticks[4];
-  const total = ticks.reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
-}
-
-/** CPU time (user + system) the processes have used so far, in ms; /proc counts in ticks of 10 ms (CLK_TCK 100). */
-export function processCpuMs(pids: readonly number[]): number {
-  return pids.reduce((total, pid) => {
-    // Fields after the command name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return total + (Number(fields[11]) + Number(fields[12])) * 10;
-  }, 0);
-}
-
-/** Runs `work` and reports the machine's CPU use meanwhile (all cores, all processes: Postgres and Redis too). */
-export async function withMachineCpu<T>(work: () => Promise<T>): Promise<{ result: T; machineCpuPercent: number }> {
-  const before = machineTicks();
-  const result = await work();
-  const after = machineTicks();
-  return { result, machineCpuPercent: Math.round((100 * (after.busy - before.busy)) / (after.total - before.total)) };
 }

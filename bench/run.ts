@@ -1,33 +1,34 @@
 /**
- * `npm run bench [-- --quick] [--only <workloads>]`: Punctual's figures beside raw BullMQ's and
- * pg-boss's, measured in one run on this machine's Postgres and Redis. Prints one JSON line per
- * measurement and a table of figures and targets; writes bench/results/latest.json. Asserts nothing.
+ * `npm run bench [-- --quick] [--only <workloads>]`: Punctual's figures beside raw BullMQ's,
+ * pg-boss's and BullMQ on Postgres's, measured in one run on this machine's Postgres and Redis.
+ * Prints one JSON line per measurement and a table of figures and targets; writes
+ * bench/results/latest.json. Asserts nothing.
  * `--against <git-ref>` measures this tree beside that commit instead (compare/against.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PunctualClient } from '@app/client';
+import { PunctualClient, RPC_PATTERNS } from '@app/client';
 import { NOOP_PATTERN, startNoopSibling } from './apps/noop-sibling';
 import { BenchClient } from './bench-client';
 import { BENCH_ENV } from './bench-env';
 import { compareAgainst } from './compare/against';
-import { BENCH_KEY, BenchProcess, startApi, Stores } from './harness';
+import { BENCH_KEY, BenchProcess, freePort, startApi, Stores } from './harness';
 import { MACHINE } from './machine';
 import { commandLineOptions, Workload } from './options';
 import { benchSizes } from './sizes';
 import { cronFiring, occurrenceCost, OccurrenceCost } from './workloads/calendars';
-import { ingest, rpcIngest } from './workloads/ingest';
+import { ingest, IngestFigures, rpcIngest } from './workloads/ingest';
 import { boundedReads, ReadFigures } from './workloads/reads';
 import { ObservabilityFigures, observabilityCost } from './workloads/observability';
-import { firingPrecision, LagFigures, throughput } from './workloads/scheduling';
-import { createNoopActions, pgBoss, punctual, rawBullmq, System } from './workloads/systems';
+import { CpuPerAction } from './proc-cpu';
+import { CpuPerJob, firingPrecision, LagFigures, throughput } from './workloads/scheduling';
+import { bullmqOnPostgres, createNoopActions, pgBoss, punctual, punctualServerProcesses, rawBullmq, System } from './workloads/systems';
 import { UnsignedFigures, unsignedCost } from './workloads/unsigned';
 import { WebhookFigures, webhookThroughput } from './workloads/webhooks';
 
 const options = commandLineOptions();
 const { quick } = options;
 const SIZES = benchSizes(quick);
-const API_PORT = 3900;
 const FAST_HZ = 100;
 
 const results = {
@@ -53,11 +54,12 @@ async function firing(systems: System[], stores: Stores): Promise<void> {
     // A quick run keeps Redis's own setting; a full one also measures at hz 100.
     for (const hz of [...new Set(quick ? [originalHz] : [originalHz, FAST_HZ])]) {
       await stores.redis.config('SET', 'hz', String(hz));
-      // pg-boss does not use Redis: measured once.
-      for (const system of systems.filter((s) => s !== pgBoss || hz === originalHz)) {
+      // The systems without Redis are measured once.
+      for (const system of systems.filter((s) => s.usesRedis || hz === originalHz)) {
         for (const { perSec, count } of SIZES.firing) {
           const figures = await firingPrecision(system, SIZES.firingWorkers, count, (1000 * count) / perSec);
-          report('firing', { system: system.name, duePerSec: perSec, redisHz: system === pgBoss ? null : hz, workers: SIZES.firingWorkers, ...figures });
+          const redisHz = system.usesRedis ? hz : null;
+          report('firing', { system: system.name, duePerSec: perSec, redisHz, workers: SIZES.firingWorkers, ...figures });
         }
       }
     }
@@ -67,17 +69,24 @@ async function firing(systems: System[], stores: Stores): Promise<void> {
 }
 
 /** MESSAGE actions answered by a no-op sibling on Redis, beside the no-op type, one worker each. */
-async function messageThroughput(client: BenchClient, stores: Stores): Promise<void> {
+async function messageThroughput(client: BenchClient, stores: Stores, api: BenchProcess): Promise<void> {
   const sibling = await startNoopSibling(BENCH_ENV.REDIS_URL);
   try {
     const messages = punctual(client, stores, {
       name: 'Punctual MESSAGE',
       actionAt: (due) => ({ action: 'MESSAGE', executionTime: due, data: { pattern: NOOP_PATTERN } }),
+      apiPid: api.pid,
     });
     report('throughput', { system: messages.name, workers: 1, jobs: SIZES.burst, ...(await throughput(messages, 1, SIZES.burst)) });
   } finally {
     await sibling.close();
   }
+}
+
+/** RPC requests reach every API subscribed on this Redis server, whatever its database: rpcIngest measures beside no other. */
+async function assertOnlyRpcServer(stores: Stores): Promise<void> {
+  const [, subscribers] = (await stores.redis.pubsub('NUMSUB', RPC_PATTERNS.create)) as [string, number];
+  if (subscribers > 1) throw new Error(`rpcIngest: ${subscribers - 1} other API(s) serve RPC on this Redis server and would answer its requests too`);
 }
 
 async function backlogMemory(client: BenchClient, stores: Stores): Promise<void> {
@@ -97,9 +106,10 @@ async function backlogMemory(client: BenchClient, stores: Stores): Promise<void>
 
 type Row = [string, string, string];
 
-/** What every workload gets: the running API, its client, the stores and the systems under test. */
+/** What every workload gets: the running API, its port and client, the stores and the systems under test. */
 interface Context {
   api: BenchProcess;
+  port: number;
   client: BenchClient;
   stores: Stores;
   systems: System[];
@@ -107,11 +117,17 @@ interface Context {
 }
 
 const RUN: Record<Workload, (context: Context) => Promise<void>> = {
-  ingest: async ({ client }) => report('ingest', await ingest(client, SIZES.singles, SIZES.batches)),
-  rpcIngest: async ({ rpc }) => report('rpcIngest', await rpcIngest(rpc, SIZES.singles)),
-  unsignedCost: async ({ api }) => report('unsignedCost', await unsignedCost(API_PORT, api.pid, SIZES.unsigned)),
+  ingest: async ({ api, client, stores }) => {
+    const processes = async () => ({ api: [api.pid], ...(await punctualServerProcesses(stores)) });
+    report('ingest', await ingest(client, SIZES.singles, SIZES.batches, processes));
+  },
+  rpcIngest: async ({ rpc, stores }) => {
+    await assertOnlyRpcServer(stores);
+    report('rpcIngest', await rpcIngest(rpc, SIZES.singles));
+  },
+  unsignedCost: async ({ api, port }) => report('unsignedCost', await unsignedCost(port, api.pid, SIZES.unsigned)),
   firing: ({ systems, stores }) => firing(systems, stores),
-  throughput: async ({ systems, client, stores }) => {
+  throughput: async ({ api, systems, client, stores }) => {
     for (const system of systems) {
       for (const workers of SIZES.workers) {
         report('throughput', {
@@ -123,7 +139,7 @@ const RUN: Record<Workload, (context: Context) => Promise<void>> = {
         });
       }
     }
-    await messageThroughput(client, stores);
+    await messageThroughput(client, stores, api);
   },
   webhooks: async ({ client, stores }) =>
     report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) }),
@@ -136,7 +152,7 @@ const RUN: Record<Workload, (context: Context) => Promise<void>> = {
       ...(await cronFiring(client, stores, SIZES.firingWorkers, SIZES.calendars.cronActions)),
     }),
   observability: async ({ stores }) => {
-    for (const figures of await observabilityCost(stores, API_PORT + 1, SIZES.observability)) report('observability', figures);
+    for (const figures of await observabilityCost(stores, await freePort(), SIZES.observability)) report('observability', figures);
   },
 };
 
@@ -144,11 +160,13 @@ async function main(): Promise<void> {
   if (options.against !== undefined) return compareAgainst(options.against, options);
   const stores = await Stores.open();
   await stores.reset();
-  const { api, client } = await startApi(API_PORT);
-  const systems = [punctual(client, stores), rawBullmq, pgBoss];
+  const port = await freePort();
+  // Pub/sub channels span every database of a Redis server: an API serving RPC would also answer other runs' and test suites' requests.
+  const { api, client } = await startApi(port, options.only.includes('rpcIngest') ? {} : { RPC_TRANSPORT_URL: 'off' });
+  const systems = [punctual(client, stores, { apiPid: api.pid }), rawBullmq(stores), pgBoss(stores), bullmqOnPostgres(stores)];
   const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
   try {
-    for (const workload of options.only) await RUN[workload]({ api, client, stores, systems, rpc });
+    for (const workload of options.only) await RUN[workload]({ api, port, client, stores, systems, rpc });
   } finally {
     await rpc.close();
     client.close();
@@ -160,16 +178,27 @@ async function main(): Promise<void> {
   writeFileSync(join(__dirname, 'results', 'latest.json'), `${JSON.stringify(results, null, 2)}\n`);
 }
 
-const tp = (system: string, workers: number) => find<{ jobsPerSec: number; machineCpuPercent: number }>('throughput', { system, workers })!;
+const tp = (system: string, workers: number) =>
+  find<{ jobsPerSec: number; machineCpuPercent: number; cpuMsPerJob: CpuPerJob }>('throughput', { system, workers })!;
 const lagText = (figures: LagFigures | undefined) => (figures ? `${figures.p99Ms} ms, ${figures.early} early` : 'n/a');
+const CPU_GROUPS = { workers: 'workers', api: 'API', postgres: 'Postgres', redis: 'Redis' } as const;
+
+/** CPU time per action and the share of each kind of process that had any. */
+function cpuText(cpu: Partial<CpuPerAction<keyof typeof CPU_GROUPS>> | undefined): string {
+  if (cpu?.total == null) return 'CPU n/a (a store server out of sight of /proc)';
+  const shares = (Object.keys(CPU_GROUPS) as (keyof typeof CPU_GROUPS)[])
+    .filter((group) => cpu[group])
+    .map((group) => `${CPU_GROUPS[group]} ${cpu[group]!.toFixed(2)}`);
+  return `${cpu.total.toFixed(2)} CPU-ms per action (${shares.join(', ')})`;
+}
 
 /** The table's rows of each workload, for those that ran. */
 const ROWS: Record<Workload, () => Row[]> = {
   ingest: () => {
-    const figures = find<{ batchActionsPerSec: number; singleActionsPerSec: number }>('ingest')!;
+    const figures = find<IngestFigures>('ingest')!;
     return [
-      ['ingest through /actions/batch', `${figures.batchActionsPerSec}/s`, '≥ 10,000/s'],
-      ['ingest through single POST /actions, concurrency 64', `${figures.singleActionsPerSec}/s`, '≥ 2,000/s'],
+      ['ingest through /actions/batch', `${figures.batchActionsPerSec}/s; ${cpuText(figures.batchCpuMsPerAction)}`, '≥ 10,000/s'],
+      ['ingest through single POST /actions, concurrency 64', `${figures.singleActionsPerSec}/s; ${cpuText(figures.singleCpuMsPerAction)}`, '≥ 2,000/s'],
     ];
   },
   rpcIngest: () => {
@@ -241,15 +270,32 @@ function printTable(): void {
   for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
 }
 
+/** The baselines of the throughput rows, each with the target Punctual's rate has beside it. */
+const THROUGHPUT_BASELINES = [
+  ['raw BullMQ', '≥ 0.5 × raw BullMQ'],
+  ['pg-boss', '≥ 2 × pg-boss'],
+  ['BullMQ on Postgres', '≥ 1.3 × BullMQ on Postgres'],
+] as const;
+
 function throughputRows(): Row[] {
   const rows: Row[] = [];
+  const cpu = (figures: { cpuMsPerJob: CpuPerJob }) => figures.cpuMsPerJob.total?.toFixed(2) ?? 'n/a';
   for (const workers of SIZES.workers) {
-    const [p, raw, boss] = [tp('Punctual', workers), tp('raw BullMQ', workers), tp('pg-boss', workers)];
+    const p = tp('Punctual', workers);
+    const baselines = THROUGHPUT_BASELINES.map(([name]) => {
+      const b = tp(name, workers);
+      return `${name} ${b.jobsPerSec}/s, ${cpu(b)} CPU-ms → ${(p.jobsPerSec / b.jobsPerSec).toFixed(2)} ×`;
+    });
     rows.push([
       `fulfilled throughput, all due at once, ${workers} worker(s)`,
-      `${p.jobsPerSec}/s (CPU ${p.machineCpuPercent} %); raw BullMQ ${raw.jobsPerSec}/s → ${(p.jobsPerSec / raw.jobsPerSec).toFixed(2)} ×; pg-boss ${boss.jobsPerSec}/s → ${(p.jobsPerSec / boss.jobsPerSec).toFixed(2)} ×`,
-      '≥ 0.5 × raw BullMQ, ≥ 2 × pg-boss',
+      `Punctual ${p.jobsPerSec}/s, ${cpu(p)} CPU-ms per action (machine CPU ${p.machineCpuPercent} %); ${baselines.join('; ')}`,
+      THROUGHPUT_BASELINES.map(([, target]) => target).join(', '),
     ]);
+  }
+  for (const workers of SIZES.workers) {
+    const [p, raw] = [tp('Punctual', workers).cpuMsPerJob, tp('raw BullMQ', workers).cpuMsPerJob];
+    const ratio = p.total === null || raw.total === null ? '' : ` → ${(p.total / raw.total).toFixed(2)} ×`;
+    rows.push([`CPU per fired action, ${workers} worker(s)`, `Punctual ${cpuText(p)}; raw BullMQ ${cpuText(raw)}${ratio}`, "≤ 1.5 × raw BullMQ's"]);
   }
   rows.push([
     '1 → 2 workers',
@@ -276,7 +322,7 @@ function firingRows(): Row[] {
     for (const hz of hzValues) {
       rows.push([
         `firing lag p99 at ${duePerSec} due/s, Redis hz ${hz}`,
-        `${lagText(lag('Punctual', duePerSec, hz))}; raw BullMQ ${lagText(lag('raw BullMQ', duePerSec, hz))}; pg-boss ${lagText(lag('pg-boss', duePerSec, null))}`,
+        `${lagText(lag('Punctual', duePerSec, hz))}; raw BullMQ ${lagText(lag('raw BullMQ', duePerSec, hz))}; pg-boss ${lagText(lag('pg-boss', duePerSec, null))}; BullMQ on Postgres ${lagText(lag('BullMQ on Postgres', duePerSec, null))}`,
         target,
       ]);
     }

@@ -4,21 +4,28 @@ import { waitUntil } from '@app/testing';
 import { track } from '../child-processes';
 
 /**
- * Inside a baseline worker process: collects the lag (processing start − due time) of each
- * finished job and prints them to the orchestrator as JSON lines, a few times a second.
+ * Inside a baseline worker process: collects the lag (processing start − due time) of each job and
+ * how many jobs the queue has recorded done, and prints them to the orchestrator as JSON lines, a
+ * few times a second.
  */
 export class LagReporter {
   private lags: number[] = [];
+  private completions = 0;
   private readonly timer = setInterval(() => this.flush(), 50);
 
   record(lagMs: number): void {
     this.lags.push(lagMs);
   }
 
+  completed(jobs = 1): void {
+    this.completions += jobs;
+  }
+
   flush(): void {
-    if (this.lags.length === 0) return;
-    process.stdout.write(`${JSON.stringify({ lags: this.lags })}\n`);
+    if (this.lags.length === 0 && this.completions === 0) return;
+    process.stdout.write(`${JSON.stringify({ lags: this.lags, completed: this.completions })}\n`);
     this.lags = [];
+    this.completions = 0;
   }
 
   stop(): void {
@@ -27,9 +34,10 @@ export class LagReporter {
   }
 }
 
-/** In the orchestrator: N worker processes of one baseline, and the lags they report. */
+/** In the orchestrator: N worker processes of one baseline, the lags they report and how many jobs they completed. */
 export class BaselineWorkers {
   readonly lags: number[] = [];
+  private completions = 0;
   private readonly children: ChildProcess[] = [];
 
   static async start(script: string, count: number, env: Record<string, string>): Promise<BaselineWorkers> {
@@ -53,10 +61,24 @@ export class BaselineWorkers {
       pending = lines.pop()!;
       for (const line of lines) {
         if (line === 'ready') ready = true;
-        else if (line.startsWith('{')) this.lags.push(...(JSON.parse(line) as { lags: number[] }).lags);
+        else if (line.startsWith('{')) {
+          const report = JSON.parse(line) as { lags: number[]; completed: number };
+          this.lags.push(...report.lags);
+          this.completions += report.completed;
+        }
       }
     });
     await waitUntil(`${script} worker ready`, () => ready, 30_000, 50);
+  }
+
+  get completed(): number {
+    return this.completions;
+  }
+
+  /** Forgets the jobs run so far (the warm-up). */
+  forget(): void {
+    this.lags.splice(0);
+    this.completions = 0;
   }
 
   get pids(): number[] {

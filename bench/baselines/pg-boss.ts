@@ -50,11 +50,13 @@ async function work(): Promise<void> {
     const jobs = await instance.fetch<{ due: number }>(QUEUE, { batchSize: PG_BOSS_SETTINGS.batchSize });
     const started = Date.now();
     for (const job of jobs) reporter.record(started - job.data.due);
-    if (jobs.length > 0)
+    if (jobs.length > 0) {
       await instance.complete(
         QUEUE,
         jobs.map((job) => job.id),
       );
+      reporter.completed(jobs.length);
+    }
     if (jobs.length < PG_BOSS_SETTINGS.batchSize) await new Promise((resolve) => setTimeout(resolve, PG_BOSS_SETTINGS.pollingIntervalMs));
   }
   reporter.stop();

@@ -4,22 +4,14 @@
  */
 import { Queue, Worker } from 'bullmq';
 import { redisOptionsFromUrl } from '@app/config';
-import { LagReporter } from './baseline-process';
+import { addDelayedJobs, runNoopWorker } from './bullmq-jobs';
 
 const QUEUE = 'raw-baseline';
 const PREFIX = 'bench-raw';
 
 export async function produceRawJobs(redisUrl: string, dueTimes: number[]): Promise<void> {
   const queue = new Queue(QUEUE, { connection: redisOptionsFromUrl(redisUrl), prefix: PREFIX });
-  for (let from = 0; from < dueTimes.length; from += 1000) {
-    // BullMQ runs a job at timestamp + delay: both from one clock reading, so the due time is exact.
-    const timestamp = Date.now();
-    await queue.addBulk(
-      dueTimes
-        .slice(from, from + 1000)
-        .map((due) => ({ name: 'noop', data: { due }, opts: { timestamp, delay: Math.max(0, due - timestamp), removeOnComplete: true } })),
-    );
-  }
+  await addDelayedJobs(queue, dueTimes);
   await queue.close();
 }
 
@@ -30,12 +22,12 @@ export async function obliterateRawJobs(redisUrl: string): Promise<void> {
 }
 
 if (require.main === module) {
-  const reporter = new LagReporter();
-  const worker = new Worker<{ due: number }>(QUEUE, async (job) => reporter.record(Date.now() - job.data.due), {
-    connection: { ...redisOptionsFromUrl(process.env.REDIS_URL!), maxRetriesPerRequest: null },
-    prefix: PREFIX,
-    concurrency: Number(process.env.WORKER_CONCURRENCY),
-  });
-  worker.on('ready', () => process.stdout.write('ready\n'));
-  process.on('SIGTERM', () => void worker.close().then(() => (reporter.stop(), process.exit(0))));
+  runNoopWorker(
+    (processor) =>
+      new Worker(QUEUE, processor, {
+        connection: { ...redisOptionsFromUrl(process.env.REDIS_URL!), maxRetriesPerRequest: null },
+        prefix: PREFIX,
+        concurrency: Number(process.env.WORKER_CONCURRENCY),
+      }),
+  );
 }

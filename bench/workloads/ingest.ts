@@ -1,19 +1,28 @@
 import { PunctualClient } from '@app/client';
 import { BenchClient } from '../bench-client';
 import { percentile } from '../harness';
+import { CpuPerAction, cpuDuring, cpuPerAction, ProcessGroups } from '../proc-cpu';
+
+/** The processes a create runs through: the API's, and the store servers working for it. */
+export type IngestProcesses = () => Promise<ProcessGroups<'api' | 'postgres' | 'redis'>>;
 
 export interface IngestFigures {
   singleActionsPerSec: number;
   singleP50Ms: number;
   singleP99Ms: number;
+  /** CPU time per created action, in ms, when the processes are given. */
+  singleCpuMsPerAction?: CpuPerAction<'api' | 'postgres' | 'redis'>;
   batchActionsPerSec: number;
   batchP50Ms: number;
   batchP99Ms: number;
+  batchCpuMsPerAction?: CpuPerAction<'api' | 'postgres' | 'redis'>;
 }
 
 const farFuture = () => ({ action: 'HTTP_REQUEST', executionTime: Date.now() + 86_400_000, data: { url: 'http://127.0.0.1:1/never' } });
 
-async function timed(requests: number, concurrency: number, send: () => Promise<{ status: number }>): Promise<{ seconds: number; latencies: number[] }> {
+type Timed = { seconds: number; latencies: number[] };
+
+async function timed(requests: number, concurrency: number, send: () => Promise<{ status: number }>): Promise<Timed> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -31,26 +40,45 @@ async function timed(requests: number, concurrency: number, send: () => Promise<
   return { seconds: (performance.now() - started) / 1000, latencies: latencies.sort((a, b) => a - b) };
 }
 
+/** `count` signed single creates at concurrency 64. */
+const singlesAt64 = (client: BenchClient, count: number) => timed(count, 64, () => client.post('/actions', farFuture()));
+
 /** `count` signed single creates at concurrency 64, after an unmeasured warm-up of 500. */
-export async function singleCreates(client: BenchClient, count: number): Promise<{ seconds: number; latencies: number[] }> {
-  const createOne = () => client.post('/actions', farFuture());
-  await timed(500, 64, createOne);
-  return timed(count, 64, createOne);
+export async function singleCreates(client: BenchClient, count: number): Promise<Timed> {
+  await singlesAt64(client, 500);
+  return singlesAt64(client, count);
 }
 
-/** Signed single creates at concurrency 64, and batches of 500, each after a short unmeasured warm-up. */
-export async function ingest(client: BenchClient, singles: number, batches: number): Promise<IngestFigures> {
+/** Runs `work`, creating `actions`; with `processes`, also the CPU time they spent per action meanwhile. */
+async function withCpu(
+  processes: IngestProcesses | undefined,
+  actions: number,
+  work: () => Promise<Timed>,
+): Promise<Timed & { cpu?: CpuPerAction<'api' | 'postgres' | 'redis'> }> {
+  if (!processes) return work();
+  const { result, cpuMs } = await cpuDuring(processes, work);
+  return { ...result, cpu: cpuPerAction(cpuMs, actions) };
+}
+
+/**
+ * Signed single creates at concurrency 64, and batches of 500, each after a short unmeasured
+ * warm-up; with `processes`, the CPU time they spent per created action.
+ */
+export async function ingest(client: BenchClient, singles: number, batches: number, processes?: IngestProcesses): Promise<IngestFigures> {
   const createBatch = () => client.post('/actions/batch', { items: Array.from({ length: 500 }, farFuture) });
   await timed(4, 4, createBatch);
-  const single = await singleCreates(client, singles);
-  const batch = await timed(batches, 4, createBatch);
+  await singlesAt64(client, 500);
+  const single = await withCpu(processes, singles, () => singlesAt64(client, singles));
+  const batch = await withCpu(processes, batches * 500, () => timed(batches, 4, createBatch));
   return {
     singleActionsPerSec: Math.round(singles / single.seconds),
     singleP50Ms: Math.round(percentile(single.latencies, 50)),
     singleP99Ms: Math.round(percentile(single.latencies, 99)),
+    singleCpuMsPerAction: single.cpu,
     batchActionsPerSec: Math.round((batches * 500) / batch.seconds),
     batchP50Ms: Math.round(percentile(batch.latencies, 50)),
     batchP99Ms: Math.round(percentile(batch.latencies, 99)),
+    batchCpuMsPerAction: batch.cpu,
   };
 }
 

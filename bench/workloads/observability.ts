@@ -1,4 +1,5 @@
-import { Stores, percentile, processCpuMs, startApi } from '../harness';
+import { Stores, percentile, startApi } from '../harness';
+import { processCpuMs } from '../proc-cpu';
 import { singleCreates } from './ingest';
 import { throughput } from './scheduling';
 import { punctual } from './systems';
@@ -56,7 +57,7 @@ export async function observabilityCost(
         const apiCpuBefore = processCpuMs([api.pid]);
         const single = await singleCreates(client, sizes.singles);
         const apiCpuMs = processCpuMs([api.pid]) - apiCpuBefore;
-        const { jobsPerSec, workerCpuMs } = await throughput(punctual(client, stores, { env }), 1, sizes.burst);
+        const { jobsPerSec, cpuMsPerJob } = await throughput(punctual(client, stores, { env }), 1, sizes.burst);
         figures.push({
           mode,
           round,
@@ -65,7 +66,7 @@ export async function observabilityCost(
           // The warm-up's 500 creates are counted too: they ran between the two readings.
           apiCpuMsPerCreate: Math.round((100 * apiCpuMs) / (sizes.singles + 500)) / 100,
           jobsPerSec,
-          workerCpuMsPerJob: Math.round((100 * workerCpuMs!) / sizes.burst) / 100,
+          workerCpuMsPerJob: Math.round(100 * cpuMsPerJob.workers!) / 100,
         });
       } finally {
         stopScraping();

@@ -1,6 +1,10 @@
 import { waitUntil } from '@app/testing';
-import { percentile, processCpuMs, withMachineCpu } from '../harness';
-import { RunningSystem, System } from './systems';
+import { percentile } from '../harness';
+import { CpuPerAction, cpuDuring, cpuPerAction, withMachineCpu } from '../proc-cpu';
+import { RunningSystem, System, SystemProcesses } from './systems';
+
+/** CPU time per job, in ms: all of it, and each kind of process's share. */
+export type CpuPerJob = CpuPerAction<keyof SystemProcesses>;
 
 /** Jobs run right after the workers start and before measuring: connections opened, code warmed up. */
 const WARM_UP_JOBS = 1000;
@@ -52,25 +56,32 @@ export async function firingPrecision(system: System, workers: number, count: nu
 }
 
 /**
- * `count` jobs due at one instant: jobs run per second until the last has run, the machine's CPU
- * use meanwhile, and the CPU time the system's worker processes spent (when it reports them).
+ * `count` jobs due at one instant: jobs done per second until the last is done, the machine's CPU
+ * use meanwhile, and the CPU time per job of every process the system runs on.
  */
 export async function throughput(
   system: System,
   workers: number,
   count: number,
-): Promise<{ jobsPerSec: number; machineCpuPercent: number; workerCpuMs?: number }> {
+): Promise<{ jobsPerSec: number; machineCpuPercent: number; cpuMsPerJob: CpuPerJob }> {
   const running = await startWarm(system, workers);
   try {
     const due = Date.now() + leadMs(count);
     await running.schedule(Array<number>(count).fill(due));
     await waitUntil('the due time', () => Date.now() >= due, 600_000, 5);
-    const cpuBefore = running.pids ? processCpuMs(running.pids()) : undefined;
-    const { machineCpuPercent } = await withMachineCpu(() =>
-      waitUntil(`${system.name}: every job run`, async () => (await running.finished()) >= count, 600_000, 50),
+    const {
+      machineCpuPercent,
+      result: { result: end, cpuMs },
+    } = await withMachineCpu(() =>
+      cpuDuring(
+        () => running.processes(),
+        async () => {
+          await waitUntil(`${system.name}: every job done`, async () => (await running.finished()) >= count, 600_000, 50);
+          return Date.now();
+        },
+      ),
     );
-    const workerCpuMs = cpuBefore === undefined ? undefined : processCpuMs(running.pids!()) - cpuBefore;
-    return { jobsPerSec: Math.round(count / ((Date.now() - due) / 1000)), machineCpuPercent, workerCpuMs };
+    return { jobsPerSec: Math.round(count / ((end - due) / 1000)), machineCpuPercent, cpuMsPerJob: cpuPerAction(cpuMs, count) };
   } finally {
     await running.stop();
   }

@@ -1,28 +1,35 @@
 import { BaselineWorkers } from '../baselines/baseline-process';
+import { BULLMQ_PG_SETTINGS, produceBullmqPgJobs, resetBullmqPg } from '../baselines/bullmq-postgres';
 import { PG_BOSS_SETTINGS, producePgBossJobs, resetPgBoss } from '../baselines/pg-boss';
 import { obliterateRawJobs, produceRawJobs } from '../baselines/raw-bullmq';
 import { BENCH_NOOP } from '../apps/noop-action-type';
 import { BenchClient } from '../bench-client';
-import { BENCH_ENV } from '../bench-env';
+import { BENCH_ENV, BULLMQ_PG_DATABASE_URL, databaseOf } from '../bench-env';
 import { BenchProcess, startWorkers, Stores } from '../harness';
+import { ProcessGroups } from '../proc-cpu';
+
+/** Where a system's CPU time goes: its worker processes, its API process (Punctual's), and the store servers working for it. */
+export type SystemProcesses = ProcessGroups<'workers' | 'api' | 'postgres' | 'redis'>;
 
 /** Workers of one scheduler, running: schedule no-op jobs, then watch them run. */
 export interface RunningSystem {
   schedule(dueTimes: number[]): Promise<void>;
-  /** How many of the scheduled jobs have run. */
+  /** How many of the scheduled jobs have run and been recorded done. */
   finished(): Promise<number>;
   /** Processing start − due time of each job that ran, in ms. */
   lags(): Promise<number[]>;
   /** Forgets the jobs run so far (the warm-up), so `finished` and `lags` count from zero. */
   forget(): Promise<void>;
   stop(): Promise<void>;
-  /** The worker processes, when the system reports them (Punctual's own). */
-  pids?(): number[];
+  /** The processes it runs on now. */
+  processes(): Promise<SystemProcesses>;
 }
 
 /** A scheduler under test: a clean slate, then N worker processes. */
 export interface System {
   name: string;
+  /** Whether it runs on Redis, whose `hz` the firing workload varies. */
+  usesRedis: boolean;
   settings?: object;
   start(workers: number): Promise<RunningSystem>;
 }
@@ -47,14 +54,23 @@ export async function createNoopActions(client: BenchClient, dueTimes: number[],
   }
 }
 
+/** The store servers' processes working for Punctual: its database's backends, Redis. */
+export const punctualServerProcesses = (stores: Stores) => stores.serverProcesses([databaseOf(BENCH_ENV.DATABASE_URL)], true);
+
 /**
- * Punctual: the real API (already running) and N real worker processes, with `options.env` added
- * to their settings; BENCH_NOOP actions unless `options.actionAt` says otherwise.
+ * Punctual: the real API (already running; its process counted in the CPU time when `apiPid` is
+ * given) and N real worker processes, with `options.env` added to their settings; BENCH_NOOP
+ * actions unless `options.actionAt` says otherwise.
  */
-export function punctual(client: BenchClient, stores: Stores, options: { name?: string; actionAt?: ActionAt; env?: Record<string, string> } = {}): System {
-  const { name = 'Punctual', actionAt = noopAction, env = {} } = options;
+export function punctual(
+  client: BenchClient,
+  stores: Stores,
+  options: { name?: string; actionAt?: ActionAt; env?: Record<string, string>; apiPid?: number } = {},
+): System {
+  const { name = 'Punctual', actionAt = noopAction, env = {}, apiPid } = options;
   return {
     name,
+    usesRedis: true,
     settings: { workerConcurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
     async start(count) {
       await stores.reset();
@@ -74,44 +90,84 @@ export function punctual(client: BenchClient, stores: Stores, options: { name?: 
         },
         forget: async () => void (await stores.db.query(`TRUNCATE actions, action_history, idempotency_keys`)),
         stop: async () => void (await Promise.all(workers.map((w) => w.stop()))),
-        pids: () => workers.map((w) => w.pid),
+        processes: async () => ({
+          workers: workers.map((w) => w.pid),
+          api: apiPid === undefined ? [] : [apiPid],
+          ...(await punctualServerProcesses(stores)),
+        }),
       };
     },
   };
 }
 
-function baseline(name: string, script: string, produce: (due: number[]) => Promise<void>, purge: () => Promise<void>, settings?: object): System {
+/** A queue library run as N worker processes of `script` (in bench/baselines/), its jobs made by this process. */
+interface Baseline {
+  name: string;
+  script: string;
+  produce: (dueTimes: number[]) => Promise<void>;
+  /** Empties its store before its workers start. */
+  purge: () => Promise<void>;
+  settings: object;
+  /** Where it keeps its jobs: Postgres databases, Redis. */
+  databases: string[];
+  usesRedis: boolean;
+  /** Added to its worker processes' environment. */
+  env?: Record<string, string>;
+}
+
+function baseline(stores: Stores, { name, script, produce, purge, settings, databases, usesRedis, env }: Baseline): System {
   return {
     name,
+    usesRedis,
     settings,
     async start(count) {
       await purge();
-      const workers = await BaselineWorkers.start(script, count, BENCH_ENV);
+      const workers = await BaselineWorkers.start(script, count, { ...BENCH_ENV, ...env });
       return {
         schedule: produce,
-        finished: async () => workers.lags.length,
+        finished: async () => workers.completed,
         lags: async () => workers.lags,
-        forget: async () => void workers.lags.splice(0),
+        forget: async () => workers.forget(),
         stop: () => workers.stop(),
+        processes: async () => ({ workers: workers.pids, api: [], ...(await stores.serverProcesses(databases, usesRedis)) }),
       };
     },
   };
 }
 
 /** BullMQ alone: the ceiling, no Postgres. */
-export const rawBullmq = baseline(
-  'raw BullMQ',
-  'raw-bullmq.ts',
-  (due) => produceRawJobs(BENCH_ENV.REDIS_URL, due),
-  () => obliterateRawJobs(BENCH_ENV.REDIS_URL),
-  { concurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
-);
+export const rawBullmq = (stores: Stores): System =>
+  baseline(stores, {
+    name: 'raw BullMQ',
+    script: 'raw-bullmq.ts',
+    produce: (due) => produceRawJobs(BENCH_ENV.REDIS_URL, due),
+    purge: () => obliterateRawJobs(BENCH_ENV.REDIS_URL),
+    settings: { concurrency: Number(BENCH_ENV.WORKER_CONCURRENCY) },
+    databases: [],
+    usesRedis: true,
+  });
 
-/** pg-boss: a Postgres-only queue. */
-export const pgBoss = baseline(
-  'pg-boss',
-  'pg-boss.ts',
-  (due) => producePgBossJobs(BENCH_ENV.DATABASE_URL, due),
-  () => resetPgBoss(BENCH_ENV.DATABASE_URL),
-  PG_BOSS_SETTINGS,
-);
+/** pg-boss: a Postgres-only queue, in a schema of the benchmark's database. */
+export const pgBoss = (stores: Stores): System =>
+  baseline(stores, {
+    name: 'pg-boss',
+    script: 'pg-boss.ts',
+    produce: (due) => producePgBossJobs(BENCH_ENV.DATABASE_URL, due),
+    purge: () => resetPgBoss(BENCH_ENV.DATABASE_URL),
+    settings: PG_BOSS_SETTINGS,
+    databases: [databaseOf(BENCH_ENV.DATABASE_URL)],
+    usesRedis: false,
+  });
+
+/** BullMQ 6 on Postgres, in a database of its own. */
+export const bullmqOnPostgres = (stores: Stores): System =>
+  baseline(stores, {
+    name: 'BullMQ on Postgres',
+    script: 'bullmq-postgres.ts',
+    produce: (due) => produceBullmqPgJobs(BULLMQ_PG_DATABASE_URL, due),
+    purge: () => resetBullmqPg(BULLMQ_PG_DATABASE_URL),
+    settings: BULLMQ_PG_SETTINGS,
+    databases: [databaseOf(BULLMQ_PG_DATABASE_URL)],
+    usesRedis: false,
+    env: { DATABASE_URL: BULLMQ_PG_DATABASE_URL },
+  });

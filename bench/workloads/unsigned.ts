@@ -1,5 +1,6 @@
 import { Agent, request } from 'node:http';
-import { percentile, processCpuMs } from '../harness';
+import { percentile } from '../harness';
+import { processCpuMs } from '../proc-cpu';
 
 export interface UnsignedSizes {
   /** Measured requests of each body, one at a time. */
