@@ -34,6 +34,37 @@ export class LagReporter {
   }
 }
 
+/**
+ * In the orchestrator: a process of `script` (in bench/baselines/) with `env` added to this one's,
+ * once it prints `ready`; its other lines go to `onLine`.
+ */
+export async function startBaselineProcess(script: string, env: Record<string, string>, onLine: (line: string) => void = () => {}): Promise<ChildProcess> {
+  const child = track(
+    spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(__dirname, script)], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
+  );
+  let ready = false;
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      if (line === 'ready') ready = true;
+      else onLine(line);
+    }
+  });
+  await waitUntil(`${script} ready`, () => ready, 30_000, 50);
+  return child;
+}
+
+/** Stops a baseline process with SIGTERM and waits until it has exited. */
+export async function stopBaselineProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  await new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')));
+}
+
 /** In the orchestrator: N worker processes of one baseline, the lags they report and how many jobs they completed. */
 export class BaselineWorkers {
   readonly lags: number[] = [];
@@ -47,28 +78,13 @@ export class BaselineWorkers {
   }
 
   private async spawn(script: string, env: Record<string, string>): Promise<void> {
-    const child = track(
-      spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', join(__dirname, script)], {
-        env: { ...process.env, ...env },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      }),
-    );
-    this.children.push(child);
-    let ready = false;
-    let pending = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      const lines = (pending + chunk.toString()).split('\n');
-      pending = lines.pop()!;
-      for (const line of lines) {
-        if (line === 'ready') ready = true;
-        else if (line.startsWith('{')) {
-          const report = JSON.parse(line) as { lags: number[]; completed: number };
-          this.lags.push(...report.lags);
-          this.completions += report.completed;
-        }
-      }
+    const child = await startBaselineProcess(script, env, (line) => {
+      if (!line.startsWith('{')) return;
+      const report = JSON.parse(line) as { lags: number[]; completed: number };
+      this.lags.push(...report.lags);
+      this.completions += report.completed;
     });
-    await waitUntil(`${script} worker ready`, () => ready, 30_000, 50);
+    this.children.push(child);
   }
 
   get completed(): number {
@@ -86,6 +102,6 @@ export class BaselineWorkers {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(this.children.map((c) => new Promise((resolve) => (c.once('exit', resolve), c.kill('SIGTERM')))));
+    await Promise.all(this.children.map(stopBaselineProcess));
   }
 }

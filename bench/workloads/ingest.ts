@@ -1,6 +1,8 @@
 import { PunctualClient } from '@app/client';
+import { stopBaselineProcess } from '../baselines/baseline-process';
+import { obliterateIngestJobs, startIngestServer } from '../baselines/bullmq-ingest-server';
 import { BenchClient } from '../bench-client';
-import { percentile } from '../harness';
+import { BENCH_KEY, freePort, percentile, Stores } from '../harness';
 import { CpuPerAction, cpuDuring, cpuPerAction, ProcessGroups } from '../proc-cpu';
 
 /** The processes a create runs through: the API's, and the store servers working for it. */
@@ -80,6 +82,30 @@ export async function ingest(client: BenchClient, singles: number, batches: numb
     batchP99Ms: Math.round(percentile(batch.latencies, 99)),
     batchCpuMsPerAction: batch.cpu,
   };
+}
+
+/** The system name of `bullmqIngest`'s figures. */
+export const BULLMQ_INGEST = 'BullMQ behind node:http';
+
+/**
+ * The floor of an HTTP process that enqueues, measured as `ingest` measures Punctual: the same
+ * signed requests, warm-ups and readings, against one process that hands each body to BullMQ's
+ * `add` (a batch's items to `addBulk`) and checks nothing. Its CPU time: that process's as `api`,
+ * Redis's. Its queue is emptied before, and after so later workloads find Redis as it was.
+ */
+export async function bullmqIngest(stores: Stores, singles: number, batches: number): Promise<IngestFigures> {
+  await obliterateIngestJobs();
+  const port = await freePort();
+  const server = await startIngestServer(port);
+  const client = new BenchClient(port, BENCH_KEY);
+  try {
+    const processes = async () => ({ api: [server.pid!], ...(await stores.serverProcesses([], true)) });
+    return await ingest(client, singles, batches, processes);
+  } finally {
+    client.close();
+    await stopBaselineProcess(server);
+    await obliterateIngestJobs();
+  }
 }
 
 export interface RpcIngestFigures {
