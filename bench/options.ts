@@ -26,10 +26,12 @@ export interface BenchOptions {
   only: Workload[];
   /** A commit to measure beside this tree (`--against <git-ref>`), over `rounds` interleaved rounds. */
   against?: string;
+  /** A commit measured against `against` in place of this tree (`--with <git-ref>`). */
+  with?: string;
   rounds: number;
 }
 
-/** `--quick`, `--only a,b`, `--against <ref>`, `--rounds <n>`; fails on anything else. */
+/** `--quick`, `--only a,b`, `--against <ref>`, `--with <ref>`, `--rounds <n>`; fails on anything else. */
 function parseOptions(argv: string[]): BenchOptions {
   const options: BenchOptions = { quick: false, only: [...WORKLOADS], rounds: 2 };
   let only: string[] | undefined;
@@ -42,9 +44,11 @@ function parseOptions(argv: string[]): BenchOptions {
     if (argv[i] === '--quick') options.quick = true;
     else if (argv[i] === '--only') only = value().split(',').filter(Boolean);
     else if (argv[i] === '--against') options.against = value();
+    else if (argv[i] === '--with') options.with = value();
     else if (argv[i] === '--rounds') options.rounds = Number(value());
     else throw new Error(`unknown option ${argv[i]}`);
   }
+  if (options.with !== undefined && options.against === undefined) throw new Error('--with needs --against <ref>, the commit to measure it against');
   if (!Number.isInteger(options.rounds) || options.rounds < 1) throw new Error('--rounds needs a whole number ≥ 1');
   const allowed: readonly string[] = options.against === undefined ? WORKLOADS : COMPARABLE;
   const unknown = (only ?? []).filter((name) => !allowed.includes(name));

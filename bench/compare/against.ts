@@ -3,7 +3,8 @@
  * and another commit measured in one run on the same Postgres and Redis, each by its own code.
  * Every round runs each workload in this tree, then in the other: first on a database dropped and
  * migrated afresh by that tree (cold), then again right after (warm). Prints each figure of both
- * and their ratio; writes bench/results/against-<commit>.json.
+ * and their ratio; writes bench/results/against-<commit>.json. With `--with <git-ref>` that commit,
+ * built in a second temporary worktree, takes this tree's place (against-<commit>-with-<commit>.json).
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -69,8 +70,11 @@ export async function compareAgainst(ref: string, options: BenchOptions): Promis
   const started = Date.now();
   const other = temporaryWorktree(ref);
   const otherLabel = git(['rev-parse', '--short', other.sha]);
+  const measured = options.with === undefined ? undefined : temporaryWorktree(options.with);
+  const thisLabel = measured === undefined ? THIS_LABEL : git(['rev-parse', '--short', measured.sha]);
+  if (thisLabel === otherLabel) throw new Error(`--with and --against both name ${otherLabel}`);
   const trees = [
-    { label: THIS_LABEL, root: THIS_ROOT },
+    { label: thisLabel, root: measured?.root ?? THIS_ROOT },
     { label: otherLabel, root: other.root },
   ];
   const tasks = options.only.filter(isComparable).map((workload) => taskFor(workload, benchSizes(options.quick)));
@@ -88,22 +92,24 @@ export async function compareAgainst(ref: string, options: BenchOptions): Promis
     }
   }
 
-  const figures = compareFigures(tasks, measurements, THIS_LABEL, otherLabel);
+  const figures = compareFigures(tasks, measurements, thisLabel, otherLabel);
   const head = git(['rev-parse', '--short', 'HEAD']);
   const sizes = options.quick ? ', --quick sizes (a smoke run)' : '';
-  const heading = `${MACHINE.cpus} × ${MACHINE.model}, Node ${MACHINE.node}; this tree (the working tree at HEAD ${head}) vs ${otherLabel}, ${options.rounds} interleaved round(s)${sizes}; median (each round)`;
-  printComparison(figures, THIS_LABEL, otherLabel, heading);
+  const measuredTree = measured === undefined ? `this tree (the working tree at HEAD ${head})` : thisLabel;
+  const heading = `${MACHINE.cpus} × ${MACHINE.model}, Node ${MACHINE.node}; ${measuredTree} vs ${otherLabel}, ${options.rounds} interleaved round(s)${sizes}; median (each round)`;
+  printComparison(figures, thisLabel, otherLabel, heading);
   const results = {
     machine: MACHINE,
     quick: options.quick,
     rounds: options.rounds,
-    thisTree: { root: THIS_ROOT, head },
+    thisTree: measured === undefined ? { root: THIS_ROOT, head } : { ref: options.with, sha: measured.sha },
     other: { ref, sha: other.sha },
     redisHz: await redisHz(),
     durationSec: Math.round((Date.now() - started) / 1000),
     comparison: figures,
     measurements,
   };
+  const file = measured === undefined ? `against-${otherLabel}.json` : `against-${otherLabel}-with-${thisLabel}.json`;
   mkdirSync(join(THIS_ROOT, 'bench', 'results'), { recursive: true });
-  writeFileSync(join(THIS_ROOT, 'bench', 'results', `against-${otherLabel}.json`), `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(join(THIS_ROOT, 'bench', 'results', file), `${JSON.stringify(results, null, 2)}\n`);
 }
