@@ -3,11 +3,11 @@ import { keysLeftOut, transformSafeCopy } from '@app/fulfillment';
 
 /**
  * The pipe every body and query goes through: unknown fields are refused, values are checked and
- * turned into DTO instances. It works on a `transformSafeCopy` of the input, never the input
- * itself: Nest's pipe deletes `constructor`, `prototype` and `__proto__` keys in place at every
- * depth, and class-transformer crashes on some of them; a client's free-form JSON may hold all
- * but the last, and `@AsSent()` fields take their value from the untouched original.
- * Bodies reach it only after `jsonShapeProblems` found nothing, so the copy's depth is bounded.
+ * turned into DTO instances. It works on `transformSafeCopy(input)`, a copy whenever the input
+ * holds a key named `constructor`, `prototype` or `__proto__`: Nest's pipe deletes those in place
+ * at every depth, and class-transformer crashes on some of them; a client's free-form JSON may
+ * hold all but the last, and `@AsSent()` fields take their value from the untouched original.
+ * Bodies reach it only after `jsonShapeProblems` found nothing, so the walk's depth is bounded.
  */
 export class ApiValidationPipe extends ValidationPipe {
   constructor() {

@@ -30,4 +30,15 @@ describe('transformSafeCopy', () => {
     expect(originalOf(copy.a)).toBe(sent.a);
     expect(originalOf(sent)).toBe(sent);
   });
+
+  it('returns a value that holds no such key as it is, and copies one that holds "prototype" anywhere', () => {
+    const plain = JSON.parse('{"a":{"toString":2,"list":[{"valueOf":3}]}}');
+    expect(transformSafeCopy(plain)).toBe(plain);
+    const withPrototype = JSON.parse('{"a":{"list":[{"prototype":3}]}}');
+    const copy = transformSafeCopy(withPrototype);
+    expect(copy).not.toBe(withPrototype);
+    expect(copy.a.list[0]).not.toBe(withPrototype.a.list[0]);
+    expect(copy).toEqual(withPrototype);
+    expect(originalOf(copy.a.list[0])).toBe(withPrototype.a.list[0]);
+  });
 });

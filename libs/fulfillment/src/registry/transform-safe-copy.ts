@@ -1,17 +1,37 @@
 const originals = new WeakMap<object, object>();
 
+/** Keys that class-transformer trips on or that Nest's validation pipe deletes in place, at any depth. */
+const GUARDED_KEYS = new Set(['constructor', '__proto__', 'prototype']);
+
 /**
- * A deep copy of parsed JSON that class-transformer can walk without crashing. It guesses a
- * nested object's class from `value.constructor`, so a client's `{"constructor": 1}` makes it
- * call `new 1()` (a TypeError, answered 500). The copy leaves out keys named `constructor` (which
- * class-transformer skips anyway) and `__proto__` (which an assignment would turn into a
- * prototype). Each copied object remembers its original: see `originalOf`.
+ * Parsed JSON that class-transformer can walk without crashing, and that Nest's pipe can strip
+ * without touching the client's original. class-transformer guesses a nested object's class from
+ * `value.constructor`, so a client's `{"constructor": 1}` makes it call `new 1()` (a TypeError,
+ * answered 500); Nest's pipe deletes `constructor`, `prototype` and `__proto__` keys in place. When
+ * the value holds none of these keys it is returned as it is: nothing would crash or be deleted,
+ * and most bodies are spared a copy. Otherwise it is a deep copy that leaves out `constructor`
+ * (which class-transformer skips anyway) and `__proto__` (which an assignment would turn into a
+ * prototype), each copied object remembering its original: see `originalOf`.
  */
 export function transformSafeCopy<T>(value: T): T {
+  return holdsGuardedKey(value) ? deepCopy(value) : value;
+}
+
+function holdsGuardedKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(holdsGuardedKey);
+  // for…in lists an own "__proto__" key of parsed JSON too; plain JSON objects inherit no enumerable key.
+  for (const key in value) {
+    if (GUARDED_KEYS.has(key) || holdsGuardedKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+function deepCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [] : {};
   for (const [key, child] of Object.entries(value)) {
-    if (key !== 'constructor' && key !== '__proto__') (copy as Record<string, unknown>)[key] = transformSafeCopy(child);
+    if (key !== 'constructor' && key !== '__proto__') (copy as Record<string, unknown>)[key] = deepCopy(child);
   }
   originals.set(copy, value);
   return copy as T;
