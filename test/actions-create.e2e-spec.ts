@@ -209,6 +209,25 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       expect(response.body.items.every((a: any) => a.status === 'PENDING')).toBe(true);
     });
 
+    it('answers each item as it reads back, whatever fields it uses', async () => {
+      const items = [
+        httpRequestExample(60_000, { metadata: { nested: { list: [1, 'two', null], flag: false } } }),
+        httpRequestExample(120_000, {
+          repeat: true,
+          cron: '0 9 * * MON-FRI',
+          timezone: 'Europe/Paris',
+          endAt: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          retryPolicy: { maxRetries: 3, backoff: { type: 'fixed', delayMs: 1000 } },
+          callbackUrl: 'https://example.com/done',
+          misfirePolicy: 'SKIP',
+        }),
+        notificationExample(3_600_000),
+      ];
+      const response = await api.client.post('/actions/batch', { items });
+      expect(response.status).toBe(201);
+      for (const created of response.body.items) expect((await api.client.get(`/actions/${created.id}`)).body).toEqual(created);
+    });
+
     it('one bad item among 100 → 400 naming its index, nothing stored', async () => {
       const items = Array.from({ length: 100 }, () => httpRequestExample());
       items[57] = httpRequestExample(0, { data: { url: 'not a url' } });

@@ -32,20 +32,24 @@ const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
 ]);
 const STATE_COLUMN_NAMES = Object.values(STATE_COLUMNS).map(([column]) => column);
 
-/** Inserts actions in their first lifecycle state, and their "created" history entries. */
+/**
+ * Inserts actions in their first lifecycle state, and their "created" history entries. It returns
+ * only what Postgres adds (the creation time): the rest is what was sent, so a batch's rows are not
+ * read back and parsed again.
+ */
 const INSERT_ACTIONS_SQL = `WITH inserted AS (
   INSERT INTO actions (id, action, api_key_id, ${STATE_COLUMN_NAMES.join(', ')})
   SELECT n.id, n.action, n.api_key_id, ${Object.values(STATE_COLUMNS)
     .map(([column, sqlType]) => (sqlType === 'jsonb' ? `n.${column}::jsonb` : `n.${column}`))
     .join(', ')}
   FROM ${NEW_ACTION_COLUMNS.rows('n')}
-  RETURNING *
+  RETURNING id, occurrence, status, created_at, updated_at
 ), history AS (
   INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
   SELECT i.id, i.occurrence, NULL, i.status, 0, n.history_note, clock_timestamp()
   FROM inserted i JOIN ${NEW_ACTION_COLUMNS.rows('n')} USING (id)
 )
-SELECT * FROM inserted`;
+SELECT id, created_at, updated_at FROM inserted`;
 
 /** Outcome of a create that carried an `Idempotency-Key`. */
 export type IdempotentCreate = { created: true; action: ActionEntity } | { created: false; action: ActionEntity };
@@ -180,14 +184,35 @@ export class ActionsRepository {
    */
   private async insert(runner: DataSource | EntityManager, actions: NewAction[]): Promise<ActionEntity[]> {
     const values = NEW_ACTION_COLUMNS.values(actions);
-    const rows: Record<string, unknown>[] =
+    const rows: InsertedRow[] =
       runner instanceof DataSource
-        ? await preparedQuery(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values)
-        : await runner.query<Record<string, unknown>[]>(INSERT_ACTIONS_SQL, values);
+        ? await preparedQuery<InsertedRow>(runner, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values)
+        : await runner.query<InsertedRow[]>(INSERT_ACTIONS_SQL, values);
     const metadata = this.dataSource.getMetadata(ActionEntity);
-    const byId = new Map(rows.map((row) => [row.id as string, hydrate<ActionEntity>(metadata, row)]));
-    return actions.map((a) => byId.get(a.id)!);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return actions.map((a) => storedAction(metadata.create() as ActionEntity, a, byId.get(a.id)!));
   }
 }
 
 class DuplicateIdempotencyKey extends Error {}
+
+/** What the insert returns of each action: the columns Postgres fills. */
+interface InsertedRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The entity of an action just inserted: what was sent, unclaimed and unfinished, with Postgres's times. */
+function storedAction(entity: ActionEntity, sent: NewAction, row: InsertedRow): ActionEntity {
+  return Object.assign(entity, sent.state, {
+    id: sent.id,
+    action: sent.action,
+    apiKeyId: sent.apiKeyId,
+    claimToken: null,
+    claimedUntil: null,
+    finishedAt: null,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
