@@ -14,6 +14,8 @@ import { track } from './child-processes';
 import { parentPid, processName, ProcessGroups } from './proc-cpu';
 
 const ROOT = join(__dirname, '..');
+/** The apps run as the image and `npm run start:*` run them (NODE_OPTIONS in the Dockerfile). */
+const RUNTIME_FLAGS = ['--max-semi-space-size=64'];
 
 export const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
 
@@ -28,7 +30,7 @@ export class BenchProcess {
   constructor(app: 'api' | 'worker', env: Record<string, string> = {}) {
     const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
     this.child = track(
-      spawn(process.execPath, [...flags, join(ROOT, 'dist', 'bench', 'apps', `${app}.js`)], {
+      spawn(process.execPath, [...RUNTIME_FLAGS, ...flags, join(ROOT, 'dist', 'bench', 'apps', `${app}.js`)], {
         cwd: ROOT,
         env: { ...process.env, ...BENCH_ENV, LOG_LEVEL: 'warn', ...env },
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -36,9 +36,9 @@ prefixed() { # label command... → runs it with each output line prefixed
   exec "$@" > >(sed -u "s/^/[$label] /") 2> >(sed -u "s/^/[$label] /" >&2)
 }
 
-prefixed api node dist/apps/api/src/main.js &
+prefixed api node --max-semi-space-size=64 dist/apps/api/src/main.js &
 api_pid=$!
-prefixed worker node dist/apps/worker/src/main.js &
+prefixed worker node --max-semi-space-size=64 dist/apps/worker/src/main.js &
 worker_pid=$!
 
 stop() {
