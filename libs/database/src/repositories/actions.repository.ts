@@ -7,7 +7,7 @@ import { ActionListFilter, NewAction } from './action-query.types';
 import { STATE_COLUMNS, changedFields, columnValue, historyValues } from './action-state-columns';
 import { GroupCommit } from './group-commit';
 import { appendDraftsSql } from './history.repository';
-import { hydrate } from './hydrate';
+import { blankEntity, hydrate } from './hydrate';
 import { IdempotencyKeyReusedError } from './idempotency-key-reused.error';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
@@ -190,7 +190,7 @@ export class ActionsRepository {
         : await runner.query<InsertedRow[]>(INSERT_ACTIONS_SQL, values);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id, row]));
-    return actions.map((a) => storedAction(metadata.create() as ActionEntity, a, byId.get(a.id)!));
+    return actions.map((a) => storedAction(blankEntity<ActionEntity>(metadata), a, byId.get(a.id)!));
   }
 }
 
