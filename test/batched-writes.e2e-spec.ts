@@ -1,4 +1,4 @@
-import { ActionEntity, ClaimResult, ExecutionRepository } from '@app/database';
+import { ActionEntity, ActionsRepository, ClaimResult, ExecutionRepository } from '@app/database';
 import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
@@ -94,6 +94,17 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
       expect(results[i]?.status).toBe(expected.status);
       const last = (await historyOf(action.id)).at(-1);
       expect(last).toEqual({ from_status: 'IN_PROGRESS', to_status: expected.status, occurrence: 1, attempt: 1, note: expected.last_error ?? `ok ${i}` });
+    }
+  });
+
+  it('each outcome answers with the action as stored, every field of it', async () => {
+    const recurring = await api.client.post('/actions', { ...httpRequestExample(0), repeat: true, frequency: 'DAILY', executionRemainder: 3 });
+    const actions = [...(await createDueActions(3)), claimed(await execution.claim(recurring.body.id, 0, LEASE_MS))];
+    const events = [succeeded('done'), failed('boom'), failed('gave up', true), succeeded(null)];
+    const results = await Promise.all(actions.map((action, i) => record(action, events[i])));
+    for (const [i, action] of actions.entries()) {
+      const stored = await api.app.get(ActionsRepository).findById(action.id);
+      expect({ ...results[i] }).toEqual({ ...stored });
     }
   });
 

@@ -6,7 +6,7 @@ import { ActionState, ActionStatus, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { STATE_COLUMNS, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
-import { hydrate } from './hydrate';
+import { blankEntity, hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
 import { noticeColumns, outboxInsertSql } from './webhook-outbox';
@@ -196,15 +196,38 @@ export class ExecutionRepository {
        ), notices AS (
          ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
        )
-       SELECT * FROM changed`,
+       SELECT id, finished_at, claim_token, claimed_until, updated_at FROM changed`,
       OUTCOME_COLUMNS.values(outcomes),
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
-    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    const byId = new Map(rows.map((row) => [row.id as string, row as unknown as RecordedRow]));
     return outcomes.map((outcome) => {
       const row = byId.get(outcome.transition.before.id);
       byId.delete(outcome.transition.before.id);
-      return row ? hydrate<ActionEntity>(metadata, row) : null;
+      return row ? recordedAction(blankEntity<ActionEntity>(metadata), outcome.transition, row) : null;
     });
   }
+}
+
+/** What the outcome statement returns of each row it wrote: the columns Postgres fills. */
+interface RecordedRow {
+  finished_at: Date | null;
+  claim_token: string | null;
+  claimed_until: Date | null;
+  updated_at: Date;
+}
+
+/**
+ * The action as the outcome statement left it, without reading it back: the claimed row, the
+ * outcome's fields as the lifecycle computed them (the others are frozen while an action runs),
+ * and what Postgres filled in.
+ */
+function recordedAction(entity: ActionEntity, { before, after }: Transition<ActionEntity>, row: RecordedRow): ActionEntity {
+  Object.assign(entity, before);
+  for (const field of OUTCOME_FIELDS) (entity as unknown as Record<string, unknown>)[field] = after[field];
+  entity.finishedAt = row.finished_at;
+  entity.claimToken = row.claim_token;
+  entity.claimedUntil = row.claimed_until;
+  entity.updatedAt = row.updated_at;
+  return entity;
 }
