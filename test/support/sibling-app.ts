@@ -37,7 +37,7 @@ export class SiblingApp {
         }
       }
 
-      @EventPattern(eventPattern)
+      @EventPattern<Record<string, Record<string, unknown>>>(eventPattern)
       event(@Payload() data: Record<string, unknown>): void {
         received.push({ pattern: eventPattern, data });
       }

@@ -68,7 +68,7 @@ export class SignedRpc {
       return await firstValueFrom(this.proxy.send<T>(pattern, message).pipe(timeout(timeoutMs)));
     } catch (error) {
       if (error instanceof TimeoutError) throw new PunctualTimeoutError(pattern, timeoutMs);
-      if ((error as { code?: unknown }).code === 'MAX_PAYLOAD_EXCEEDED') {
+      if (exceedsNatsMaxPayload(error)) {
         // NATS refuses to carry a message over its server's max_payload (1 MB by default): nothing was sent.
         throw new PunctualError({
           statusCode: 413,
@@ -85,4 +85,9 @@ export class SignedRpc {
   async close(): Promise<void> {
     if (this.ownsProxy) await this.proxy.close();
   }
+}
+
+/** NATS v3 refuses, before sending, a message over the server's max_payload with an InvalidArgumentError naming it. */
+function exceedsNatsMaxPayload(error: unknown): boolean {
+  return error instanceof Error && error.name === 'InvalidArgumentError' && error.message.includes('max_payload');
 }
