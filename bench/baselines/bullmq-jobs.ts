@@ -1,4 +1,4 @@
-/** What the two BullMQ baselines (5 on Redis, 6 on Postgres) share: how their jobs are made and run. */
+/** What the two BullMQ baselines (on Redis and on Postgres) share: how their jobs are made and run. */
 import { LagReporter } from './baseline-process';
 
 interface NoopJob {
@@ -7,12 +7,12 @@ interface NoopJob {
   opts: { timestamp: number; delay: number; removeOnComplete: true };
 }
 
-/** The part of a BullMQ `Queue` (5 or 6) the producers use. */
+/** The part of a BullMQ `Queue` (either backend) the producers use. */
 interface BulkQueue {
   addBulk(jobs: NoopJob[]): Promise<unknown>;
 }
 
-/** The part of a BullMQ `Worker` (5 or 6) a worker process uses. */
+/** The part of a BullMQ `Worker` (either backend) a worker process uses. */
 interface ClosableWorker {
   on(event: 'ready' | 'completed', listener: () => void): unknown;
   close(): Promise<void>;

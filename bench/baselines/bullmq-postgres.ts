@@ -1,12 +1,12 @@
 /**
  * BullMQ 6 on its PostgreSQL backend: BullMQ's queue, workers and delayed jobs with Postgres as
- * the only store (`FOR UPDATE SKIP LOCKED` claims, `LISTEN/NOTIFY` wake-ups). A package of its own
- * (`bullmq-6`), so Punctual's BullMQ stays at its version. Run as a worker process, or produce with
+ * the only store (`FOR UPDATE SKIP LOCKED` claims, `LISTEN/NOTIFY` wake-ups), from the same `bullmq`
+ * package Punctual queues with on Redis. Run as a worker process, or produce with
  * `produceBullmqPgJobs`.
  */
 import { Client } from 'pg';
-import { createPostgresBackend, runMigrations, withBackend } from 'bullmq-6';
-import { version } from 'bullmq-6/package.json';
+import { createPostgresBackend, runMigrations, withBackend } from 'bullmq';
+import { version } from 'bullmq/package.json';
 import { ensureDatabase } from '@app/database';
 import { BENCH_ENV } from '../bench-env';
 import { addDelayedJobs, runNoopWorker } from './bullmq-jobs';

@@ -1,7 +1,10 @@
 import { RedisOptions } from 'ioredis';
 
+/** What a `redis://` URL says: where Redis is and who connects, no connection behaviour. */
+export type RedisUrlOptions = Pick<RedisOptions, 'host' | 'port' | 'db' | 'username' | 'password' | 'tls'>;
+
 /** ioredis options from a `redis://user:pass@host:port/db` URL (BullMQ takes options, not URLs). */
-export function redisOptionsFromUrl(url: string): RedisOptions {
+export function redisOptionsFromUrl(url: string): RedisUrlOptions {
   const parsed = new URL(url);
   const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
   return {

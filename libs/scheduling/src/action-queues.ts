@@ -100,8 +100,8 @@ export class ActionQueues {
   async redis(): Promise<Redis> {
     const [anyQueue] = this.queues.values();
     if (!anyQueue) throw new Error('No action-type queue is registered');
-    // BullMQ types its client narrowly; it is the ioredis connection it was given options for.
-    return (await anyQueue.client) as unknown as Redis;
+    // BullMQ 6 reaches Redis through its backend and types the client narrowly; it is the ioredis connection it was given options for.
+    return (await anyQueue.getBackend().client) as unknown as Redis;
   }
 
   /** Removes the job of the action's current revision, if still waiting. Stale jobs are ignored by the worker anyway. */

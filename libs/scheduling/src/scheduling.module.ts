@@ -14,6 +14,14 @@ import { Clock } from '@app/domain';
 const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
 
 /**
+ * BullMQ 6 hands every error of a queue's Redis connection to the queue and prints it to stderr
+ * when nothing listens. A producer meets an outage as a failed add (the reconciler queues the
+ * action later), and the workers and /health/ready report the outage itself, so the queues listen
+ * and say nothing, as they did before.
+ */
+const QUIET_QUEUES = Symbol('QUIET_QUEUES');
+
+/**
  * One BullMQ queue per action type, so each type has its own concurrency and rate
  * limit and a worker can serve a subset of types.
  */
@@ -43,6 +51,11 @@ export class SchedulingModule {
           provide: QUEUES_BY_TYPE,
           inject: types.map((t) => getQueueToken(t.type)),
           useFactory: (...queues: Queue[]) => new Map(types.map((t, i) => [t.type, queues[i]])),
+        },
+        {
+          provide: QUIET_QUEUES,
+          inject: [...types.map((t) => getQueueToken(t.type)), getQueueToken(WEBHOOK_QUEUE)],
+          useFactory: (...queues: Queue[]) => queues.map((queue) => queue.on('error', () => undefined)),
         },
         ActionQueues,
         ActionScheduler,

@@ -8,5 +8,5 @@ import { tracingEnabled } from './tracing';
  * the request that queued it. Undefined otherwise, so an untraced job carries nothing extra.
  */
 export function bullmqTelemetry(): Telemetry | undefined {
-  return tracingEnabled() ? new BullMQOtel('punctual') : undefined;
+  return tracingEnabled() ? new BullMQOtel({ tracerName: 'punctual' }) : undefined;
 }
