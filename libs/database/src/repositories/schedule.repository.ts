@@ -68,7 +68,7 @@ export class ScheduleRepository {
        ORDER BY next_attempt_at, id LIMIT $3`,
       [window.from, window.until, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
     );
-    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+    return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
   }
 
   async advanceWatermark(manager: EntityManager, until: Date): Promise<void> {
@@ -90,7 +90,7 @@ export class ScheduleRepository {
        ORDER BY next_attempt_at, id LIMIT $2`,
       [knownTypes, limit],
     );
-    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+    return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
   }
 
   /**
@@ -141,6 +141,6 @@ export class ScheduleRepository {
         ORDER BY claimed_until LIMIT $3)`,
       [graceMs, types, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
     );
-    return rows.map((row) => hydrate<ActionEntity>(manager.connection.getMetadata(ActionEntity), row));
+    return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
   }
 }
