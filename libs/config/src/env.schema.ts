@@ -27,11 +27,11 @@ const apiKeys = z
       const id = pair.slice(0, separator);
       const secret = pair.slice(separator + 1);
       if (separator < 1 || !secret) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `entry ${index + 1} is not keyId:secret` });
+        ctx.addIssue({ code: 'custom', message: `entry ${index + 1} is not keyId:secret` });
       } else if (keys.has(id)) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key "${id}" is listed twice` });
+        ctx.addIssue({ code: 'custom', message: `key "${id}" is listed twice` });
       } else if (secret.length < MIN_API_SECRET_LENGTH) {
-        ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key "${id}" has a secret shorter than ${MIN_API_SECRET_LENGTH} characters` });
+        ctx.addIssue({ code: 'custom', message: `key "${id}" has a secret shorter than ${MIN_API_SECRET_LENGTH} characters` });
       }
       keys.set(id, secret);
     });
@@ -55,9 +55,9 @@ const webhookSecretKeys = z.string().transform((raw, ctx) => {
     .filter(Boolean)
     .map((k) => Buffer.from(k, 'base64'));
   keys.forEach((key, index) => {
-    if (key.length !== 32) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `key ${index + 1} is not base64 of 32 bytes (openssl rand -base64 32)` });
+    if (key.length !== 32) ctx.addIssue({ code: 'custom', message: `key ${index + 1} is not base64 of 32 bytes (openssl rand -base64 32)` });
   });
-  if (keys.length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'must list at least one key' });
+  if (keys.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one key' });
   return keys;
 });
 
@@ -84,14 +84,14 @@ const rateLimits = z
 /** `OUTBOUND_ALLOWED_HOSTS`: host names, IP addresses and CIDR ranges, e.g. `localhost,127.0.0.1,10.1.0.0/16`. */
 const allowedHosts = z.string().transform((raw, ctx) => {
   const parsed = parseAllowedHosts(raw);
-  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
   return parsed.hosts;
 });
 
 /** `TRUST_PROXY`: which peers may say, in X-Forwarded-* headers, whom and over what a request came from. */
 const trustProxy = z.string().transform((raw, ctx) => {
   const parsed = parseTrustProxy(raw);
-  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
   return parsed.trustProxy;
 });
 
@@ -101,7 +101,7 @@ const rpcTransport = z.string().refine((raw) => raw === 'off' || parseTransportU
 /** `MESSAGE_TRANSPORTS`: `name=url,…`, the transports MESSAGE actions may name. */
 const messageTransports = z.string().transform((raw, ctx) => {
   const parsed = parseMessageTransports(raw);
-  for (const problem of parsed.problems) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+  for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
   return parsed.transports;
 });
 
@@ -155,7 +155,7 @@ export const envSchema = z.object({
   RPC_TRANSPORT_URL: rpcTransport.optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
   WEBHOOK_SECRET_KEY: webhookSecretKeys.optional(),
-  WEBHOOK_BACKOFF_DELAYS_MS: delayList.default('5000,30000,120000,600000,1800000,3600000,10800000,21600000,43200000,86400000'),
+  WEBHOOK_BACKOFF_DELAYS_MS: delayList.prefault('5000,30000,120000,600000,1800000,3600000,10800000,21600000,43200000,86400000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_CONCURRENCY: positiveInt.default(50),
   WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: positiveInt.default(10),

@@ -1,5 +1,6 @@
 import { ZodError } from 'zod';
 import { NO_ALLOWED_HOSTS } from './allowed-hosts';
+import { envIssueMessage } from './env-messages';
 import { envSchema } from './env.schema';
 import { exampleSecretProblems } from './example-secrets';
 import { PunctualConfig } from './punctual-config';
@@ -13,10 +14,10 @@ export class ConfigError extends Error {
   }
 }
 
-function describe(error: ZodError): string[] {
+function describe(error: ZodError, present: Record<string, string | undefined>): string[] {
   return error.issues.map((issue) => {
     const variable = issue.path.join('.');
-    const message = issue.code === 'invalid_type' && issue.received === 'undefined' ? 'is required but not set' : issue.message;
+    const message = issue.code === 'invalid_type' && present[variable] === undefined ? 'is required but not set' : issue.message;
     return `${variable} ${message}`;
   });
 }
@@ -24,8 +25,8 @@ function describe(error: ZodError): string[] {
 /** Validates the environment once and returns the typed configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualConfig {
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) throw new ConfigError(describe(parsed.error));
+  const parsed = envSchema.safeParse(present, { error: envIssueMessage });
+  if (!parsed.success) throw new ConfigError(describe(parsed.error, present));
   const env = parsed.data;
   const problems = env.NODE_ENV === 'production' ? exampleSecretProblems(env) : [];
   if (env.BACKOFF_BASE_MS > env.BACKOFF_MAX_MS) {
