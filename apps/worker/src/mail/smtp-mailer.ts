@@ -5,6 +5,9 @@ import SMTPTransport from 'nodemailer/lib/smtp-transport';
 import { PunctualConfig } from '@app/config';
 import { SmtpSettings, smtpSettings } from './smtp-settings';
 
+/** How much longer than a send's limit its connection may wait before closing itself. */
+const TRANSPORT_GRACE_MS = 1000;
+
 export interface SendLimits {
   /** The whole send, connecting included. */
   readonly timeoutMs: number;
@@ -31,9 +34,16 @@ export class SmtpMailer {
   async send(message: Mail.Options, limits: SendLimits): Promise<SMTPTransport.SentMessageInfo> {
     if (!this.settings) throw new Error('SMTP_URL is not set');
     if (this.settings.refusal) throw new Error(this.settings.refusal);
-    // A connection of its own, whose timeouts close it once the send gave up on it.
-    const { timeoutMs } = limits;
-    const transport = createTransport({ ...this.settings.options, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    // A connection of its own, whose timeouts close it once the send gave up on it. They run a
+    // little longer than the send's limit, so that the limit, which names the wait, always speaks
+    // first: nodemailer counts the greeting's wait from the start of the connection.
+    const transportTimeoutMs = limits.timeoutMs + TRANSPORT_GRACE_MS;
+    const transport = createTransport({
+      ...this.settings.options,
+      connectionTimeout: transportTimeoutMs,
+      greetingTimeout: transportTimeoutMs,
+      socketTimeout: transportTimeoutMs,
+    });
     try {
       return await withinLimits(transport.sendMail({ from: this.config.smtp.from, ...message }), limits, 'the SMTP server');
     } catch (error) {
