@@ -49,7 +49,7 @@ function find<T>(workload: string, where: Record<string, unknown> = {}): T | und
 }
 
 async function firing(systems: System[], stores: Stores): Promise<void> {
-  const originalHz = Number(((await stores.redis.config('GET', 'hz')) as string[])[1]);
+  const originalHz = Number((await stores.redis.config('GET', 'hz'))[1]);
   try {
     // A quick run keeps Redis's own setting; a full one also measures at hz 100.
     for (const hz of [...new Set(quick ? [originalHz] : [originalHz, FAST_HZ])]) {

@@ -53,7 +53,7 @@ function runDriver(root: string, task: DriverTask): Promise<Record<string, unkno
 async function redisHz(): Promise<number> {
   const redis = new Redis(BENCH_ENV.REDIS_URL);
   try {
-    return Number(((await redis.config('GET', 'hz')) as string[])[1]);
+    return Number((await redis.config('GET', 'hz'))[1]);
   } finally {
     redis.disconnect();
   }
