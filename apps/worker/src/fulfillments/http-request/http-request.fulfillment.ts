@@ -47,8 +47,8 @@ export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData
     try {
       response = await this.client.send({ url: data.url, method, headers, body, timeoutMs: data.timeoutMs ?? DEFAULT_TIMEOUT_MS, signal: context.signal });
     } catch (error) {
-      if (error instanceof PermanentOutboundError) throw new PermanentFulfillmentError(`HTTP_REQUEST to ${host} ${error.message}`);
-      if (error instanceof OutboundError) throw new Error(`HTTP_REQUEST to ${host} ${error.message}`);
+      if (error instanceof PermanentOutboundError) throw new PermanentFulfillmentError(`HTTP_REQUEST to ${host} ${error.message}`, { cause: error });
+      if (error instanceof OutboundError) throw new Error(`HTTP_REQUEST to ${host} ${error.message}`, { cause: error });
       throw error;
     }
     const excerpt = bodyExcerpt(response.body, data.url, [...Object.values(ownHeaders), signature['webhook-signature']]);

@@ -61,9 +61,9 @@ export class MessageFulfillment implements ActionFulfillment<MessageData> {
     try {
       return await firstValueFrom(race(source.pipe(timeout(timeoutMs)), stopped), { defaultValue: null as T });
     } catch (error) {
-      if (error instanceof TimeoutError) throw new Error(`${what}: no answer within ${timeoutMs} ms`);
-      if (error instanceof Error) throw new Error(`${what}: ${error.message}`);
-      throw new Error(`${what}: the handler failed with ${cut(JSON.stringify(error))}`);
+      if (error instanceof TimeoutError) throw new Error(`${what}: no answer within ${timeoutMs} ms`, { cause: error });
+      if (error instanceof Error) throw new Error(`${what}: ${error.message}`, { cause: error });
+      throw new Error(`${what}: the handler failed with ${cut(JSON.stringify(error))}`, { cause: error });
     }
   }
 }
