@@ -1,6 +1,6 @@
 # One image for every process: the API (default), `node dist/apps/worker/src/main.js` for a worker,
 # `node dist/libs/database/src/run-migrations.js` to apply the migrations.
-FROM node:22-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -8,12 +8,12 @@ COPY . .
 RUN npm run build
 
 # Production dependencies only: no compiler, test or benchmark packages in the final image.
-FROM node:22-bookworm-slim AS production-dependencies
+FROM node:26-bookworm-slim AS production-dependencies
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
-FROM node:22-bookworm-slim
+FROM node:26-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 # A young generation of 64 MiB per half: a batch of creates or a burst of jobs allocates far more than
