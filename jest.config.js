@@ -1,11 +1,32 @@
-// One run covers unit specs beside the code and end-to-end specs in test/.
+// Two tiers of specs. `unit`: the specs beside the code that test pure logic and need no Postgres,
+// Redis, network server or Nest app; they run without any service. `e2e`: the end-to-end specs in
+// test/ and the specs beside the code that do use those; they need the stores the global setup
+// migrates. `npm test` runs both, `npm run test:unit` only the first.
 const { pathsToModuleNameMapper } = require('ts-jest');
 const { compilerOptions } = require('./tsconfig.json');
 
-module.exports = {
+/** Specs beside the code that talk to Postgres or Redis, start a server or boot a Nest module: they run with the e2e tier. */
+const SPECS_WITH_SERVICES = [
+  // Postgres
+  'libs/database/src/repositories/hydrate.spec.ts',
+  'libs/database/src/repositories/nonce.repository.spec.ts',
+  'libs/signature/src/signature.verifier.spec.ts',
+  // Redis
+  'apps/worker/src/fulfillments/message/message.fulfillment.spec.ts',
+  // HTTP and SMTP servers on this machine, Nest modules
+  'apps/worker/src/fulfillments/http-request/http-request.fulfillment.spec.ts',
+  'apps/worker/src/fulfillments/send-notification/send-notification.fulfillment.spec.ts',
+  'apps/worker/src/execution/fulfillment.registry.spec.ts',
+  'libs/outbound/src/client/outbound-client.spec.ts',
+];
+
+const escapeRegex = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const servicePatterns = SPECS_WITH_SERVICES.map((path) => `/${escapeRegex(path)}$`);
+
+/** What every spec needs to load: TypeScript, the @app/* paths, the NestJS packages, the test settings. */
+const shared = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: '.',
-  testRegex: '.*\\.(spec|e2e-spec)\\.ts$',
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
     '/node_modules/@nestjs/.+\\.js$': '<rootDir>/test/esm-packages.transform.js',
@@ -14,7 +35,27 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!@nestjs/)'],
   testEnvironment: 'node',
   moduleNameMapper: pathsToModuleNameMapper(compilerOptions.paths, { prefix: '<rootDir>/' }),
-  globalSetup: '<rootDir>/test/global-setup.ts',
+  // Only sets variables (own database and Redis db, keys); connects to nothing.
   setupFiles: ['<rootDir>/test/test-env.ts'],
+};
+
+module.exports = {
+  // A run-wide option: jest reads the test timeout from here, not from a project.
   testTimeout: 30000,
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      testRegex: '\\.spec\\.ts$',
+      testPathIgnorePatterns: ['/node_modules/', ...servicePatterns],
+    },
+    {
+      ...shared,
+      displayName: 'e2e',
+      testRegex: ['/test/.*\\.e2e-spec\\.ts$', ...servicePatterns],
+      // Runs only when a spec of this project runs: `npm run test:unit` never reaches the stores.
+      globalSetup: '<rootDir>/test/global-setup.ts',
+    },
+  ],
 };
