@@ -173,7 +173,7 @@ export class ExecutionRepository {
 
   private async recordMany(outcomes: Outcome[]): Promise<(ActionEntity | null)[]> {
     const set = OUTCOME_FIELDS.map((field) => `${STATE_COLUMNS[field][0]} = t.${STATE_COLUMNS[field][0]}`).join(', ');
-    const rows = await preparedQuery(
+    const rows = await preparedQuery<RecordedRow>(
       this.dataSource,
       'punctual_record_outcome',
       `WITH target AS (
@@ -200,7 +200,7 @@ export class ExecutionRepository {
       OUTCOME_COLUMNS.values(outcomes),
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
-    const byId = new Map(rows.map((row) => [row.id as string, row as unknown as RecordedRow]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
     return outcomes.map((outcome) => {
       const row = byId.get(outcome.transition.before.id);
       byId.delete(outcome.transition.before.id);
@@ -211,6 +211,7 @@ export class ExecutionRepository {
 
 /** What the outcome statement returns of each row it wrote: the columns Postgres fills. */
 interface RecordedRow {
+  id: string;
   finished_at: Date | null;
   claim_token: string | null;
   claimed_until: Date | null;
