@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { signRequest } from '@app/signature';
+import { signRequest } from '@punctual/contract';
 
 /**
  * Signed JSON requests over kept-alive connections. The load generator shares the machine

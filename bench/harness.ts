@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import Redis from 'ioredis';
 import { Queue } from 'bullmq';
-import { redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
 import { migrate } from '@app/database';
 import { waitUntil } from '@app/testing';
 import { BENCH_NOOP } from './apps/noop-action-type';

@@ -7,7 +7,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PunctualClient, RPC_PATTERNS } from '@app/client';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { PunctualClient } from '@punctual/client';
 import { NOOP_PATTERN, startNoopSibling } from './apps/noop-sibling';
 import { BenchClient } from './bench-client';
 import { BENCH_ENV } from './bench-env';

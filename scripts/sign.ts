@@ -5,7 +5,7 @@
  * Signs with the first key of API_KEYS (from the environment, else from .env), or with
  * SIGN_KEY_ID when set. Header values contain no spaces, so the curl output splits safely.
  */
-import { SignedHttp, signedMessage } from '@app/client';
+import { SignedHttp, signedMessage } from '@punctual/client';
 import { loadEnvFile } from '@app/config';
 
 loadEnvFile();

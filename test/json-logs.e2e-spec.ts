@@ -1,4 +1,4 @@
-import { signRequest } from '@app/signature';
+import { signRequest } from '@punctual/contract';
 import { HttpReceiver, ROTATED_KEY, TEST_KEY, TestHttp, testHttp, waitUntil } from '@app/testing';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';

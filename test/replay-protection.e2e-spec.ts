@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import { signRequest } from '@app/signature';
+import { signRequest } from '@punctual/contract';
 import { TcpProxy, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample, storedCounts } from './support/fixtures';

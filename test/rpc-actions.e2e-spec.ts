@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { CreateActionInput, PunctualClient, PunctualError, RPC_PATTERNS, SignedRpc } from '@app/client';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { CreateActionRequest, PunctualClient, PunctualError, SignedRpc } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample, notificationExample as untypedNotification, storedCounts } from './support/fixtures';
 import { NATS_URL } from './support/nats';
 
-const notificationExample = (...args: Parameters<typeof untypedNotification>) => untypedNotification(...args) as CreateActionInput;
+const notificationExample = (...args: Parameters<typeof untypedNotification>) => untypedNotification(...args) as CreateActionRequest;
 
 /** The error a promise fails with; fails the test when it resolves. */
 async function refusal(promise: Promise<unknown>): Promise<PunctualError> {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { RPC_PATTERNS, SignedRpc } from '@app/client';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { SignedRpc } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 import { emptyTables, httpRequestExample } from './support/fixtures';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signRequest } from '@app/signature';
+import { signRequest } from '@punctual/contract';
 import { ROTATED_KEY, TEST_KEY } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 import { emptyTables, httpRequestExample, storedCounts } from './support/fixtures';

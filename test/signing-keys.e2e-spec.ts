@@ -1,4 +1,4 @@
-import { SignedHttp } from '@app/client';
+import { SignedHttp } from '@punctual/client';
 import { ROTATED_KEY, ReceivedCall, TEST_KEY, TestHttp, waitUntil } from '@app/testing';
 import { useRunningStack } from './support/running-stack';
 import { verifiedEvent } from './support/webhooks';

@@ -1,4 +1,5 @@
-import { PunctualError, RPC_PATTERNS, SignedRpc } from '@app/client';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { PunctualError, SignedRpc } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample, storedCounts } from './support/fixtures';

@@ -1,7 +1,7 @@
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MessagePattern, MicroserviceOptions } from '@nestjs/microservices';
-import { microserviceOptions } from '@app/client';
+import { microserviceOptions } from '@punctual/client';
 
 /** The pattern the no-op sibling answers; MESSAGE actions of the benchmark send it. */
 export const NOOP_PATTERN = 'punctual-bench.noop';

@@ -7,7 +7,7 @@
 import { ChildProcess } from 'node:child_process';
 import { createServer, IncomingMessage } from 'node:http';
 import { Queue } from 'bullmq';
-import { redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
 import { BENCH_ENV } from '../bench-env';
 import { startBaselineProcess } from './baseline-process';
 

@@ -3,7 +3,7 @@
  * benchmark action type is a no-op. Run as a worker process, or produce with `produceRawJobs`.
  */
 import { Queue, Worker } from 'bullmq';
-import { redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
 import { addDelayedJobs, runNoopWorker } from './bullmq-jobs';
 
 const QUEUE = 'raw-baseline';

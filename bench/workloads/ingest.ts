@@ -1,4 +1,4 @@
-import { PunctualClient } from '@app/client';
+import { PunctualClient } from '@punctual/client';
 import { stopBaselineProcess } from '../baselines/baseline-process';
 import { obliterateIngestJobs, startIngestServer } from '../baselines/bullmq-ingest-server';
 import { BenchClient } from '../bench-client';

@@ -1,9 +1,10 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { PunctualClient } from '@app/client';
+import { PunctualClient } from '@punctual/client';
 import { PunctualConfig } from '@app/config';
-import { ActionTypeDefinition, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 import { TEST_KEY, TestHttp, testHttp } from '@app/testing';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApiApp } from '../../apps/api/src/http/configure-api-app';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
-import { ActionFulfillment, BUILT_IN_ACTION_TYPES, Fulfillment, FulfillmentContext, FulfillmentResult, defineActionType } from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, defineActionType } from '@punctual/sdk';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 
 /** A type that exists only in the tests: proof that a new type needs no scheduling code. */
 export class EchoData {

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
-import { ActionFulfillment, BUILT_IN_ACTION_TYPES, Fulfillment, FulfillmentResult, defineActionType } from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentResult, defineActionType } from '@punctual/sdk';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../../apps/worker/src/fulfillments/built-in-fulfillments';
 import { runWorker } from '../../apps/worker/src/run-worker';
 

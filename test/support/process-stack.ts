@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { ActionTypeDefinition } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { HttpReceiver } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './api-test-app';
 import { AppProcess } from './app-process';

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { ActionQueues } from '@app/scheduling';
 import { DataSource } from 'typeorm';

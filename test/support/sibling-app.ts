@@ -1,7 +1,7 @@
 import { Controller, INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { EventPattern, MessagePattern, MicroserviceOptions, Payload, RpcException } from '@nestjs/microservices';
-import { microserviceOptions } from '@app/client';
+import { microserviceOptions } from '@punctual/client';
 
 export interface SiblingBehaviour {
   /** What the handler answers; throw to answer with an error. */

@@ -1,6 +1,6 @@
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
-import { ActionTypeDefinition } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { WorkerHttpServer } from '../../apps/worker/src/http/worker-http.server';
 import { WorkerModule } from '../../apps/worker/src/worker.module';
 import { withEnv } from './with-env';

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
-import { ActionTypeDefinition } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { appLogger, startTracing } from '@app/observability';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';

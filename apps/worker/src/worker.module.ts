@@ -1,7 +1,9 @@
 import { DynamicModule, Module, Type } from '@nestjs/common';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { ActionTypeDefinition, ActionTypesModule, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { ActionTypesModule } from '@app/action-types';
 import { ObservabilityModule } from '@app/observability';
 import { SchedulingModule } from '@app/scheduling';
 import { ExecutionModule } from './execution/execution.module';

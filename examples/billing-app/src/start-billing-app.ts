@@ -1,7 +1,7 @@
 import { INestApplication, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { MicroserviceOptions } from '@nestjs/microservices';
-import { microserviceOptions } from '@app/client';
+import { microserviceOptions } from '@punctual/client';
 import { BillingConfig } from './billing-config';
 import { BillingModule } from './billing.module';
 

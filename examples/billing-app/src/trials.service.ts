@@ -1,5 +1,5 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { ActionResponse, PunctualClient } from '@app/client';
+import { ActionResource, PunctualClient } from '@punctual/client';
 import { AccountsStore } from './accounts.store';
 import { BillingConfig } from './billing-config';
 import { DOWNGRADE_PATTERN } from './downgrade.handler';
@@ -19,7 +19,7 @@ export class TrialsService implements OnApplicationShutdown {
   }
 
   /** Safe to call again: the idempotency key makes a retried call return the action scheduled the first time. */
-  async startTrial(accountId: string, endsAt: Date): Promise<ActionResponse> {
+  async startTrial(accountId: string, endsAt: Date): Promise<ActionResource> {
     this.accounts.startTrial(accountId);
     return this.punctual.create(
       {

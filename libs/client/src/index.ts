@@ -1,7 +1,7 @@
+// The wire types, RPC patterns and signing function come with the client, so one import serves.
+export * from '@punctual/contract';
 export * from './http/signed-http';
 export * from './punctual-client';
 export * from './punctual-error';
-export * from './resources';
-export * from './rpc/rpc-patterns';
 export * from './rpc/signed-rpc';
 export * from './transport-options';

@@ -1,23 +1,33 @@
-import { SignedHttp, SignedHttpOptions } from './http/signed-http';
-import { PunctualError, asErrorBody } from './punctual-error';
-import type {
-  ActionBatchResponse,
-  ActionPageResponse,
-  ActionResponse,
-  ActionStatsResponse,
-  CreateActionInput,
-  HistoryEntryResponse,
+import {
+  ActionBatch,
+  ActionPage,
+  ActionResource,
+  ActionStats,
+  CreateActionRequest,
+  CreateWebhookRequest,
+  CreatedWebhookResource,
+  DeliveryPage,
+  DeliveryResource,
+  HistoryEntry,
   HistoryParams,
   ListActionsParams,
-  OccurrencesResponse,
-  UpdateActionInput,
-} from './resources';
-import { RPC_PATTERNS, RpcPattern } from './rpc/rpc-patterns';
+  Occurrences,
+  PageParams,
+  RPC_PATTERNS,
+  RpcPattern,
+  UpdateActionRequest,
+  WebhookList,
+  WebhookResource,
+} from '@punctual/contract';
+import { SignedHttp, SignedHttpOptions } from './http/signed-http';
+import { PunctualError, asErrorBody } from './punctual-error';
 import { SignedRpc, SignedRpcOptions } from './rpc/signed-rpc';
+
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** One call, in the form each door takes: an HTTP route with its body, or a message pattern with its body. */
 interface Call {
-  http: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; body?: unknown };
+  http: { method: HttpMethod; path: string; body?: unknown };
   rpc: { pattern: RpcPattern; body: unknown };
   idempotencyKey?: string;
 }
@@ -32,8 +42,9 @@ type Query = Record<string, string | number | undefined>;
 
 /**
  * A typed client of Punctual's `/actions` API, over HTTP or over a NestJS transport (Redis or
- * NATS). Every request is signed with the function the API verifies with; every answer is the
- * API's own response type; every refusal is a `PunctualError` with the status code.
+ * NATS), and of its `/webhooks` API over HTTP. Every request is signed with the function the API
+ * verifies with; every answer is typed as the API sends it; every refusal is a `PunctualError`
+ * with the status code.
  *
  * @example
  * const punctual = PunctualClient.overRpc({ transport: 'redis://127.0.0.1:6379', keyId: 'billing', secret });
@@ -41,15 +52,11 @@ type Query = Record<string, string | number | undefined>;
  *   { idempotencyKey: `downgrade-${accountId}` });
  */
 export class PunctualClient {
-  private constructor(
-    private readonly door: Door,
-    /** The raw signed HTTP exchange under an HTTP client; undefined over RPC. */
-    readonly http?: SignedHttp,
-  ) {}
+  protected constructor(private readonly door: Door) {}
 
-  static overHttp(options: SignedHttpOptions): PunctualClient {
-    const http = new SignedHttp(options);
-    return new PunctualClient(new HttpDoor(http), http);
+  /** A client over HTTP: every `/actions` route, and the `/webhooks` routes under `webhooks`. */
+  static overHttp(options: SignedHttpOptions): PunctualHttpClient {
+    return new PunctualHttpClient(new SignedHttp(options));
   }
 
   static overRpc(options: SignedRpcOptions): PunctualClient {
@@ -57,7 +64,7 @@ export class PunctualClient {
   }
 
   /** Creates an action; with an idempotency key, a repeat returns the action created the first time. */
-  create(body: CreateActionInput, options: { idempotencyKey?: string } = {}): Promise<ActionResponse> {
+  create(body: CreateActionRequest, options: { idempotencyKey?: string } = {}): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'POST', path: '/actions', body },
       rpc: { pattern: RPC_PATTERNS.create, body },
@@ -66,47 +73,47 @@ export class PunctualClient {
   }
 
   /** Creates up to 1000 actions, all or none. */
-  createBatch(items: CreateActionInput[]): Promise<ActionBatchResponse> {
+  createBatch(items: CreateActionRequest[]): Promise<ActionBatch> {
     const body = { items };
     return this.door.call({ http: { method: 'POST', path: '/actions/batch', body }, rpc: { pattern: RPC_PATTERNS.createBatch, body } });
   }
 
   /** The times a create body would run at; nothing is stored. */
-  preview(action: CreateActionInput, count?: number): Promise<OccurrencesResponse> {
+  preview(action: CreateActionRequest, count?: number): Promise<Occurrences> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/preview${queryString({ count })}`, body: action },
       rpc: { pattern: RPC_PATTERNS.preview, body: { action, count } },
     });
   }
 
-  get(id: string): Promise<ActionResponse> {
+  get(id: string): Promise<ActionResource> {
     return this.door.call({ http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}` }, rpc: { pattern: RPC_PATTERNS.get, body: { id } } });
   }
 
-  list(params: ListActionsParams = {}): Promise<ActionPageResponse> {
+  list(params: ListActionsParams = {}): Promise<ActionPage> {
     return this.door.call({ http: { method: 'GET', path: `/actions${queryString({ ...params })}` }, rpc: { pattern: RPC_PATTERNS.list, body: params } });
   }
 
-  stats(): Promise<ActionStatsResponse> {
+  stats(): Promise<ActionStats> {
     return this.door.call({ http: { method: 'GET', path: '/actions/stats' }, rpc: { pattern: RPC_PATTERNS.stats, body: {} } });
   }
 
   /** One page of the action's history, oldest first. */
-  history(id: string, params: HistoryParams = {}): Promise<HistoryEntryResponse[]> {
+  history(id: string, params: HistoryParams = {}): Promise<HistoryEntry[]> {
     return this.door.call({
       http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}/history${queryString({ ...params })}` },
       rpc: { pattern: RPC_PATTERNS.history, body: { id, ...params } },
     });
   }
 
-  occurrences(id: string, count?: number): Promise<OccurrencesResponse> {
+  occurrences(id: string, count?: number): Promise<Occurrences> {
     return this.door.call({
       http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}/occurrences${queryString({ count })}` },
       rpc: { pattern: RPC_PATTERNS.occurrences, body: { id, count } },
     });
   }
 
-  update(id: string, changes: UpdateActionInput): Promise<ActionResponse> {
+  update(id: string, changes: UpdateActionRequest): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'PATCH', path: `/actions/${encodeURIComponent(id)}`, body: changes },
       rpc: { pattern: RPC_PATTERNS.update, body: { id, changes } },
@@ -121,7 +128,7 @@ export class PunctualClient {
    * Stops the action for good: `CANCELED` at once, or, while an occurrence runs or is locked, with
    * `cancelRequestedAt` set until that occurrence ends (then `CANCELED`, with no retry and no next occurrence).
    */
-  cancel(id: string, options: { note?: string } = {}): Promise<ActionResponse> {
+  cancel(id: string, options: { note?: string } = {}): Promise<ActionResource> {
     const body = options.note === undefined ? {} : { note: options.note };
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/cancel`, body },
@@ -129,7 +136,7 @@ export class PunctualClient {
     });
   }
 
-  retry(id: string): Promise<ActionResponse> {
+  retry(id: string): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },
       rpc: { pattern: RPC_PATTERNS.retry, body: { id } },
@@ -142,11 +149,62 @@ export class PunctualClient {
   }
 }
 
+/** A client over HTTP, which also reaches the `/webhooks` routes (they have no message patterns). */
+export class PunctualHttpClient extends PunctualClient {
+  /** Lifecycle webhook subscriptions and their deliveries. */
+  readonly webhooks: PunctualWebhooks;
+
+  constructor(
+    /** The raw signed HTTP exchange, for requests the typed methods do not make. */
+    readonly http: SignedHttp,
+  ) {
+    const door = new HttpDoor(http);
+    super(door);
+    this.webhooks = new PunctualWebhooks(door);
+  }
+}
+
+/** The `/webhooks` routes: subscriptions to lifecycle events, and what was delivered to them. */
+export class PunctualWebhooks {
+  constructor(private readonly door: HttpDoor) {}
+
+  /** Subscribes a URL; the answer holds the signing secret, shown only this once. */
+  create(body: CreateWebhookRequest): Promise<CreatedWebhookResource> {
+    return this.door.send('POST', '/webhooks', body);
+  }
+
+  list(): Promise<WebhookList> {
+    return this.door.send('GET', '/webhooks');
+  }
+
+  get(id: string): Promise<WebhookResource> {
+    return this.door.send('GET', `/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** Stops delivering to the subscription; its pending deliveries are dropped. */
+  async delete(id: string): Promise<void> {
+    await this.door.send('DELETE', `/webhooks/${encodeURIComponent(id)}`);
+  }
+
+  /** One page of the subscription's deliveries, newest first. */
+  deliveries(id: string, params: PageParams = {}): Promise<DeliveryPage> {
+    return this.door.send('GET', `/webhooks/${encodeURIComponent(id)}/deliveries${queryString({ ...params })}`);
+  }
+
+  /** Queues a `webhook.test` event for the subscription; answers its delivery. */
+  test(id: string): Promise<DeliveryResource> {
+    return this.door.send('POST', `/webhooks/${encodeURIComponent(id)}/test`);
+  }
+}
+
 class HttpDoor implements Door {
   constructor(private readonly http: SignedHttp) {}
 
-  async call<T>({ http: { method, path, body }, idempotencyKey }: Call): Promise<T> {
-    const headers = idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey };
+  call<T>({ http: { method, path, body }, idempotencyKey }: Call): Promise<T> {
+    return this.send(method, path, body, idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey });
+  }
+
+  async send<T>(method: HttpMethod, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
     const answer = await this.http.request<unknown>(method, path, body, { headers });
     if (answer.status >= 400) {
       throw new PunctualError(asErrorBody(answer.body) ?? { statusCode: answer.status, error: 'Error', message: `HTTP ${answer.status}` });

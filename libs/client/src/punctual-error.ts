@@ -1,9 +1,4 @@
-/** The error body every Punctual door answers with, over HTTP and over RPC. */
-export interface PunctualErrorBody {
-  statusCode: number;
-  error: string;
-  message: string | string[];
-}
+import { ErrorBody } from '@punctual/contract';
 
 /** Punctual refused a request: `statusCode` is the HTTP status (or the HTTP twin's status over RPC); nothing was changed. */
 export class PunctualError extends Error {
@@ -12,7 +7,7 @@ export class PunctualError extends Error {
   /** The server's message: one string, or one per problem found in the body. */
   readonly problems: readonly string[];
 
-  constructor(readonly body: PunctualErrorBody) {
+  constructor(readonly body: ErrorBody) {
     super(`${body.statusCode} ${body.error}: ${([] as string[]).concat(body.message).join('; ')}`);
     this.name = 'PunctualError';
     this.statusCode = body.statusCode;
@@ -33,7 +28,7 @@ export class PunctualTimeoutError extends PunctualError {
 }
 
 /** The body as a Punctual error body, or null when it is not one. */
-export function asErrorBody(value: unknown): PunctualErrorBody | null {
+export function asErrorBody(value: unknown): ErrorBody | null {
   if (typeof value !== 'object' || value === null) return null;
   const { statusCode, error, message } = value as Record<string, unknown>;
   const isMessage = typeof message === 'string' || (Array.isArray(message) && message.every((m) => typeof m === 'string'));

@@ -1,5 +1,5 @@
 import { ClientOptions, Transport } from '@nestjs/microservices';
-import { TransportUrl, parseTransportUrl, redisOptionsFromUrl } from '@app/config';
+import { TransportUrl, parseTransportUrl, redisOptionsFromUrl } from '@punctual/contract';
 
 /** How long a lost connection waits before the next try; transports retry for as long as the process runs. */
 const RECONNECT_DELAY_MS = 1000;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { parseTransportUrl } from '@punctual/contract';
 import { parseAllowedHosts } from './allowed-hosts';
-import { parseMessageTransports, parseTransportUrl } from './transport-url';
+import { parseMessageTransports } from './transport-url';
 import { parseTrustProxy } from './trust-proxy';
 
 const positiveInt = z.coerce.number().int().positive();

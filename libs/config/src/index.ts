@@ -4,7 +4,6 @@ export * from './load-config';
 export * from './punctual-config';
 export * from './allowed-hosts';
 export * from './log-levels';
-export * from './redis-options';
 export * from './graceful-shutdown';
 export * from './transport-url';
 export * from './signing-secret';

@@ -1,10 +1,11 @@
 import { ZodError } from 'zod';
+import { TransportUrl, parseTransportUrl } from '@punctual/contract';
 import { NO_ALLOWED_HOSTS } from './allowed-hosts';
 import { envIssueMessage } from './env-messages';
 import { envSchema } from './env.schema';
 import { exampleSecretProblems } from './example-secrets';
 import { PunctualConfig } from './punctual-config';
-import { DEFAULT_MESSAGE_TRANSPORT, TransportUrl, parseTransportUrl } from './transport-url';
+import { DEFAULT_MESSAGE_TRANSPORT } from './transport-url';
 
 /** Thrown at boot when the environment is incomplete or malformed; the message names each variable. */
 export class ConfigError extends Error {

@@ -1,6 +1,6 @@
 import { BackoffPolicy } from '@app/domain';
 import { AllowedHosts } from './allowed-hosts';
-import { TransportUrl } from './transport-url';
+import { TransportUrl } from '@punctual/contract';
 import { TrustProxy } from './trust-proxy';
 
 /**

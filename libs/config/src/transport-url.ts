@@ -1,22 +1,4 @@
-/** A NestJS microservice transport Punctual can speak, named by its URL. */
-export interface TransportUrl {
-  readonly kind: 'redis' | 'nats';
-  /** `redis://…`, `rediss://…` or `nats://…`, as configured. */
-  readonly url: string;
-}
-
-/** `redis://`, `rediss://` or `nats://` URL → transport; null for anything else. */
-export function parseTransportUrl(url: string): TransportUrl | null {
-  let protocol: string;
-  try {
-    protocol = new URL(url).protocol;
-  } catch {
-    return null;
-  }
-  if (protocol === 'redis:' || protocol === 'rediss:') return { kind: 'redis', url };
-  if (protocol === 'nats:') return { kind: 'nats', url };
-  return null;
-}
+import { TransportUrl, parseTransportUrl } from '@punctual/contract';
 
 /** The name of the transport a MESSAGE action uses when it names none. */
 export const DEFAULT_MESSAGE_TRANSPORT = 'default';

@@ -3,7 +3,7 @@ import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
 import { QueueableAction, ScheduleRepository } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { PunctualMetrics } from '@app/observability';
 import { ActionQueues } from './action-queues';
 

@@ -1,8 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
-import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
-import { ActionTypeDefinition } from '@app/fulfillment';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { PunctualConfig } from '@app/config';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { bullmqTelemetry } from '@app/observability';
 import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { ActionPromoter } from './action-promoter';

@@ -1,6 +1,5 @@
 export * from './api-key-id.decorator';
 export * from './nonce.store';
-export * from './sign-request';
 export * from './signature.errors';
 export * from './signature.guard';
 export * from './signature.module';

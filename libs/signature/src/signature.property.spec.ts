@@ -4,7 +4,7 @@ import { Clock } from '@app/domain';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest } from './signature.verifier';
-import { SIGNATURE_HEADERS, signRequest } from './sign-request';
+import { SIGNATURE_HEADERS, signRequest } from '@punctual/contract';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const WINDOW_SECONDS = 300;

@@ -7,7 +7,7 @@ import { TcpProxy } from '@app/testing';
 import { NonceStore } from './nonce.store';
 import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest } from './signature.verifier';
-import { signRequest } from './sign-request';
+import { signRequest } from '@punctual/contract';
 
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const nowSeconds = NOW.getTime() / 1000;

@@ -4,7 +4,7 @@ import { PunctualConfig } from '@app/config';
 import { Clock } from '@app/domain';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
-import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from './sign-request';
+import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from '@punctual/contract';
 
 /** What a signature covers, whatever the transport (HTTP request or RPC message). */
 export interface SignedRequest {

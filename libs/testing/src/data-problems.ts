@@ -1,4 +1,4 @@
-import { ActionTypeRegistry, InvalidActionDataError } from '@app/fulfillment';
+import { ActionTypeRegistry, InvalidActionDataError } from '@app/action-types';
 
 /** The problems the registry finds in `data` for `type`: empty when the data is valid. */
 export async function dataProblems(registry: ActionTypeRegistry, type: string, data: object): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { FulfillmentContext } from '@app/fulfillment';
+import { FulfillmentContext } from '@punctual/sdk';
 
 /** A context for calling a fulfillment directly in a unit spec, as the worker would build it. */
 export function fulfillmentContext(overrides: Partial<FulfillmentContext> = {}): FulfillmentContext {

@@ -1,4 +1,4 @@
-import { SignedHttp } from '@app/client';
+import { SignedHttp } from '@punctual/client';
 import { TEST_KEY } from './test-keys';
 
 /**

@@ -14,7 +14,7 @@ import {
   transition,
   upcomingOccurrences,
 } from '@app/domain';
-import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
+import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
 import { webhookUrlProblem } from '@app/webhooks';

@@ -1,6 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { IdempotencyKeyReusedError } from '@app/database';
-import { InvalidActionDataError, UnknownActionTypeError } from '@app/fulfillment';
+import { InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
 import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../webhooks/webhook.errors';
 import { ActionNotFoundError, InvalidRequestError } from './action.errors';

@@ -3,7 +3,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
 import { PunctualConfig } from '@app/config';
-import { ActionTypeDefinition } from '@app/fulfillment';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { adminBasicAuth } from './admin-basic-auth';
 import { adminHeaders } from './admin-headers';
 import { WEBHOOK_QUEUE } from '@app/webhooks';

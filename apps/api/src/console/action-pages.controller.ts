@@ -2,7 +2,7 @@ import { Body, Controller, Get, Header, HttpStatus, Param, Post, Query, Res, Use
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { ActionsService } from '../actions/actions.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleInputError, RawInput, parseId, parseListFilters, parseTime, textField } from './console-input';

@@ -1,5 +1,5 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
-import { keysLeftOut, transformSafeCopy } from '@app/fulfillment';
+import { keysLeftOut, transformSafeCopy } from '@app/action-types';
 
 /**
  * The pipe every body and query goes through: unknown fields are refused, values are checked and

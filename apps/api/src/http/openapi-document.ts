@@ -1,5 +1,5 @@
 import { OpenAPIObject } from '@nestjs/swagger';
-import { ActionTypeRegistry, dataJsonSchema } from '@app/fulfillment';
+import { ActionTypeRegistry, dataJsonSchema } from '@app/action-types';
 
 type Schema = Record<string, unknown>;
 type Operation = {

@@ -1,6 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { operationId, refineOpenApiDocument } from './openapi-document';
 
 export const SIGNATURE_SCHEMES = ['X-Punctual-Key', 'X-Punctual-Timestamp', 'X-Punctual-Nonce', 'X-Punctual-Signature'];

@@ -1,11 +1,12 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { PageParams } from '@punctual/contract';
 
 const LIMIT_MESSAGE = 'limit must be an integer from 1 to 500';
 
 /** `?limit=&cursor=` of a keyset-paged list: at most 500 items a page, 50 by default. */
-export class PageQuery {
+export class PageQuery implements PageParams {
   @ApiPropertyOptional({ minimum: 1, maximum: 500, default: 50 })
   @IsOptional()
   @Type(() => Number)

@@ -1,6 +1,6 @@
 import { Controller, UseFilters, UseGuards } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { RPC_PATTERNS } from '@app/client';
+import { RPC_PATTERNS } from '@punctual/contract';
 import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
 import { ActionsService } from '../actions/actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';

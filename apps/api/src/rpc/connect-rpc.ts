@@ -1,6 +1,6 @@
 import { INestApplication, Logger } from '@nestjs/common';
 import { MicroserviceOptions, Transport } from '@nestjs/microservices';
-import { microserviceOptions } from '@app/client';
+import { microserviceOptions } from '@punctual/client';
 import { PunctualConfig } from '@app/config';
 
 /** On NATS, API processes share one queue group, so each message is handled by one of them. */

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { DeliveryRecord, SubscriptionRecord, WebhooksRepository } from '@app/database';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
 import { InvalidRequestError } from '../actions/action.errors';

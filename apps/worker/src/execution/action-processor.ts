@@ -13,9 +13,10 @@ import {
   idempotencyKeyOf,
   transition,
 } from '@app/domain';
-import { FulfillmentContext, PermanentFulfillmentError } from '@app/fulfillment';
+import { FulfillmentContext, PermanentFulfillmentError } from '@punctual/sdk';
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
+import { dataInstance } from '@app/action-types';
 import { failureMessage } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
 import { NotDueYetError } from './not-due-yet.error';
@@ -75,7 +76,7 @@ export class ActionProcessor {
       let event: LifecycleEvent;
       try {
         const result = await inSpan('punctual.fulfill', spanAttributes(action), () =>
-          registered.fulfillment.fulfill(action.data, this.contextFor(action, lease.signal)),
+          registered.fulfillment.fulfill(dataInstance(registered.metadata.definition.dataClass, action.data), this.contextFor(action, lease.signal)),
         );
         event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null };
       } catch (error) {

@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
 import { PunctualConfig } from '@app/config';
-import { ActionFulfillment, ActionTypeRegistry, Fulfillment, FulfillmentResult, HTTP_REQUEST, SEND_NOTIFICATION } from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentResult } from '@punctual/sdk';
+import { HTTP_REQUEST, SEND_NOTIFICATION } from '@app/built-in-actions';
+import { ActionTypeRegistry } from '@app/action-types';
 import { FulfillmentRegistry } from './fulfillment.registry';
 
 @Fulfillment(HTTP_REQUEST)

@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import { PunctualConfig } from '@app/config';
-import { ActionFulfillment, ActionTypeRegistry, FULFILLMENT_METADATA, FulfillmentMetadata } from '@app/fulfillment';
+import { ActionFulfillment, FULFILLMENT_METADATA, FulfillmentMetadata } from '@punctual/sdk';
+import { ActionTypeRegistry } from '@app/action-types';
 
 export interface RegisteredFulfillment {
   readonly fulfillment: ActionFulfillment;

@@ -1,6 +1,7 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { PunctualConfig } from '@app/config';
 import { bullmqTelemetry } from '@app/observability';
 import { ActionJobData } from '@app/scheduling';
 import { ActionProcessor, JobOutcome } from './action-processor';

@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { PunctualConfig } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';

@@ -1,5 +1,4 @@
-// The signing function alone, not the signature library's index: a client loads none of the verifier's stores.
-import { signRequest } from '../../../signature/src/sign-request';
+import { signRequest } from '@punctual/contract';
 
 /** One answer of the HTTP API, as it came: status, headers and parsed JSON body (undefined when empty). */
 export interface HttpExchange<Body> {

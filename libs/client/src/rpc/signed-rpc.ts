@@ -1,11 +1,8 @@
 import { ClientProxy, ClientProxyFactory } from '@nestjs/microservices';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
-import { TransportUrl } from '@app/config';
-// The signing function alone, not the signature library's index: a client loads none of the verifier's stores.
-import { signRequest } from '../../../signature/src/sign-request';
+import { RpcMessage, TransportUrl, signRequest } from '@punctual/contract';
 import { PunctualError, PunctualTimeoutError, asErrorBody } from '../punctual-error';
 import { microserviceOptions } from '../transport-options';
-import { RpcMessage } from './rpc-patterns';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -1,31 +1,8 @@
-import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
-import { ActionEntity, JsonObject } from './action.entity';
+import type { ActionResource } from '@punctual/contract';
+import { ActionEntity } from './action.entity';
 
 /** An action as clients see it: in API answers, and in the lifecycle webhooks that describe it. */
-export interface ActionResource {
-  id: string;
-  action: string;
-  status: ActionStatus;
-  executionTime: string;
-  data: JsonObject;
-  metadata: JsonObject;
-  repeat: boolean;
-  frequency: Frequency | null;
-  executionRemainder: number | null;
-  cron: string | null;
-  timezone: string | null;
-  endAt: string | null;
-  misfirePolicy: MisfirePolicy | null;
-  retryPolicy: ActionRetryPolicy | null;
-  callbackUrl: string | null;
-  retryCount: number;
-  lastError: string | null;
-  occurrence: number;
-  nextAttemptAt: string;
-  cancelRequestedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { ActionResource };
 
 /** The resource of a stored action; schedule fields are null for a one-off action. */
 export function actionResource(entity: ActionEntity): ActionResource {

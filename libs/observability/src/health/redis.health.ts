@@ -1,7 +1,8 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import Redis from 'ioredis';
-import { PunctualConfig, redisOptionsFromUrl } from '@app/config';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { PunctualConfig } from '@app/config';
 
 /** Pings Redis on its own connection, failing within a second rather than queueing the command. */
 @Injectable()

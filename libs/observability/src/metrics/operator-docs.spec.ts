@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { loadConfig } from '@app/config';
-import { ActionTypeRegistry, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { ActionTypeRegistry } from '@app/action-types';
 import { Scrape } from '@app/testing';
 import { PunctualMetrics } from './punctual-metrics';
 

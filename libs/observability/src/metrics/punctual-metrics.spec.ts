@@ -1,5 +1,6 @@
 import { loadConfig } from '@app/config';
-import { ActionTypeRegistry, BUILT_IN_ACTION_TYPES } from '@app/fulfillment';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { ActionTypeRegistry } from '@app/action-types';
 import { Scrape } from '@app/testing';
 import { FIRING_LAG_BUCKETS, PunctualMetrics } from './punctual-metrics';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PunctualConfig } from '@app/config';
-import { ActionTypeRegistry } from '@app/fulfillment';
+import { ActionTypeRegistry } from '@app/action-types';
 import { processMetricsRegistry } from './process-metrics';
 
 /** How an attempt ended, as `punctual_attempts_total` counts it. */

@@ -1,16 +1,27 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ActionEntity, ActionResource, HistoryRecord, JsonObject, actionResource } from '@app/database';
-import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
+import { ActionEntity, HistoryRecord, JsonObject, actionResource } from '@app/database';
+import { ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
+import {
+  ActionBatch,
+  ActionPage,
+  ActionResource,
+  ActionStats,
+  ActionStatusName,
+  FrequencyName,
+  HistoryEntry,
+  MisfirePolicyName,
+  RetryPolicyBody,
+} from '@punctual/contract';
 
 export class ActionResponse implements ActionResource {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ example: 'SEND_NOTIFICATION' }) action: string;
-  @ApiProperty({ enum: ActionStatus }) status: ActionStatus;
+  @ApiProperty({ enum: ActionStatus }) status: ActionStatusName;
   @ApiProperty({ format: 'date-time', description: 'Scheduled time of the current occurrence' }) executionTime: string;
   @ApiProperty({ type: 'object', additionalProperties: true }) data: JsonObject;
   @ApiProperty({ type: 'object', additionalProperties: true }) metadata: JsonObject;
   @ApiProperty() repeat: boolean;
-  @ApiProperty({ enum: Frequency, nullable: true }) frequency: Frequency | null;
+  @ApiProperty({ enum: Frequency, nullable: true }) frequency: FrequencyName | null;
   @ApiProperty({ type: 'integer', nullable: true }) executionRemainder: number | null;
   @ApiProperty({ type: 'string', nullable: true, example: '0 9 * * MON-FRI', description: 'Null unless the action repeats by cron' }) cron: string | null;
   @ApiProperty({
@@ -21,9 +32,9 @@ export class ActionResponse implements ActionResource {
   })
   timezone: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true, description: 'No occurrence runs after it' }) endAt: string | null;
-  @ApiProperty({ enum: MisfirePolicy, nullable: true, description: 'Null for a one-off action' }) misfirePolicy: MisfirePolicy | null;
+  @ApiProperty({ enum: MisfirePolicy, nullable: true, description: 'Null for a one-off action' }) misfirePolicy: MisfirePolicyName | null;
   @ApiProperty({ type: 'object', nullable: true, additionalProperties: true, description: "The action's own retry policy, or null" })
-  retryPolicy: ActionRetryPolicy | null;
+  retryPolicy: RetryPolicyBody | null;
   @ApiProperty({ type: 'string', nullable: true, description: "Receives this action's lifecycle webhooks" }) callbackUrl: string | null;
   @ApiProperty({ type: 'integer' }) retryCount: number;
   @ApiProperty({ type: 'string', nullable: true }) lastError: string | null;
@@ -46,36 +57,36 @@ export class ActionResponse implements ActionResource {
   }
 }
 
-export class ActionPageResponse {
+export class ActionPageResponse implements ActionPage {
   @ApiProperty({ type: [ActionResponse] }) items: ActionResponse[];
   @ApiProperty({ type: 'string', nullable: true, description: 'Pass as `cursor` for the next page; null on the last page' })
   nextCursor: string | null;
 }
 
-export class ActionBatchResponse {
+export class ActionBatchResponse implements ActionBatch {
   @ApiProperty({ type: [ActionResponse] }) items: ActionResponse[];
 }
 
-export class ActionStatsResponse {
+export class ActionStatsResponse implements ActionStats {
   @ApiProperty({ type: 'integer' }) total: number;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'integer' },
     example: { PENDING: 3, IN_PROGRESS: 0, COMPLETED: 1, FAILED: 0, NO_ACTION: 0, CANCELED: 0 },
   })
-  byStatus: Record<ActionStatus, number>;
+  byStatus: Record<ActionStatusName, number>;
   @ApiProperty({
     type: 'object',
     additionalProperties: { type: 'object', additionalProperties: { type: 'integer' } },
     example: { HTTP_REQUEST: { PENDING: 3 } },
   })
-  byAction: Record<string, Partial<Record<ActionStatus, number>>>;
+  byAction: Record<string, Partial<Record<ActionStatusName, number>>>;
 }
 
-export class HistoryEntryResponse {
+export class HistoryEntryResponse implements HistoryEntry {
   @ApiProperty({ format: 'date-time' }) at: string;
-  @ApiProperty({ enum: ActionStatus, nullable: true }) from: ActionStatus | null;
-  @ApiProperty({ enum: ActionStatus }) to: ActionStatus;
+  @ApiProperty({ enum: ActionStatus, nullable: true }) from: ActionStatusName | null;
+  @ApiProperty({ enum: ActionStatus }) to: ActionStatusName;
   @ApiProperty({ type: 'integer' }) occurrence: number;
   @ApiProperty({ type: 'integer', description: 'Attempt within the occurrence (1 = first try); 0 when not an attempt' }) attempt: number;
   @ApiProperty({ type: 'string', nullable: true }) note: string | null;

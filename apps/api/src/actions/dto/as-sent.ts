@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { originalOf } from '@app/fulfillment';
+import { originalOf } from '@app/action-types';
 
 /**
  * Keeps a client's free-form JSON (`data`, `metadata`) exactly as parsed. The validation pipe

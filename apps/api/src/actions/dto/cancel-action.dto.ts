@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
+import { CancelActionRequest } from '@punctual/contract';
 import { OptionalNotNull } from './not-null';
 import { IsStorableText } from './storable-text';
 
 /** Body of `POST /actions/:id/cancel` (may be empty); any other field is rejected. */
-export class CancelActionDto {
+export class CancelActionDto implements CancelActionRequest {
   @ApiPropertyOptional({ example: 'customer closed the account', description: "Why: kept in the action's history" })
   @OptionalNotNull()
   @IsString()

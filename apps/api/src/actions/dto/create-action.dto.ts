@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { JsonObject } from '@app/database';
 import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { CreateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
@@ -12,7 +13,7 @@ const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).j
 const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most ${MAX_INT32}) when repeat is true (optional with cron: absent means no limit)`;
 
 /** Body of `POST /actions` and each item of a batch. */
-export class CreateActionDto {
+export class CreateActionDto implements CreateActionRequest {
   @ApiProperty({ example: 'SEND_NOTIFICATION', description: 'A registered action type' })
   @IsString()
   @IsNotEmpty()

@@ -1,12 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { CreateBatchRequest } from '@punctual/contract';
 import { CreateActionDto } from './create-action.dto';
 
 export const MAX_BATCH_SIZE = 1000;
 
 /** Body of `POST /actions/batch`: all items are stored, or none. */
-export class CreateBatchDto {
+export class CreateBatchDto implements CreateBatchRequest {
   @ApiProperty({ type: [CreateActionDto], maxItems: MAX_BATCH_SIZE })
   @IsArray()
   @ArrayMinSize(1)

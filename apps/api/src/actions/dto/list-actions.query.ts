@@ -1,10 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ActionStatus } from '@app/domain';
+import { ListActionsParams } from '@punctual/contract';
 import { PageQuery } from '../../input/page.query';
 import { IsStorableText } from './storable-text';
 
-export class ListActionsQuery extends PageQuery {
+export class ListActionsQuery extends PageQuery implements ListActionsParams {
   @ApiPropertyOptional({ enum: ActionStatus })
   @IsOptional()
   @IsEnum(ActionStatus, { message: `status must be one of ${Object.values(ActionStatus).join(', ')}` })

@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Occurrences } from '@punctual/contract';
 
 export const MAX_OCCURRENCES = 100;
 const COUNT_MESSAGE = `count must be an integer from 1 to ${MAX_OCCURRENCES}`;
@@ -16,7 +17,7 @@ export class OccurrencesQuery {
   count?: number;
 }
 
-export class OccurrencesResponse {
+export class OccurrencesResponse implements Occurrences {
   @ApiProperty({ type: [String], format: 'date-time', description: 'ISO-8601 UTC, oldest first; fewer than count when the schedule ends' })
   occurrences: string[];
 

@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { JsonObject } from '@app/database';
 import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { UpdateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
@@ -18,7 +19,7 @@ const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most 
  * ones whole. Every field may be left out; `null` clears `endAt`, `retryPolicy` and `callbackUrl` and is refused
  * for every other field (`repeat: false` is how a schedule is cleared).
  */
-export class UpdateActionDto {
+export class UpdateActionDto implements UpdateActionRequest {
   @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }] })
   @OptionalNotNull()
   @IsExecutionTime()

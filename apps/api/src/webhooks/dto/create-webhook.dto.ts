@@ -1,13 +1,14 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@app/domain';
+import { CreateWebhookRequest } from '@punctual/contract';
 import { IsStorableText } from '../../actions/dto/storable-text';
 import { OptionalNotNull } from '../../actions/dto/not-null';
 
 const EVENTS_MESSAGE = `each value in events must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`;
 
 /** Body of `POST /webhooks`; any other field is rejected. */
-export class CreateWebhookDto {
+export class CreateWebhookDto implements CreateWebhookRequest {
   @ApiProperty({ example: 'https://example.com/punctual-events', description: 'https://, http:// or mailto: (an email through SMTP_URL)' })
   @IsString()
   url: string;

@@ -1,8 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DeliveryRecord, DeliveryStatus, SubscriptionRecord } from '@app/database';
 import { WEBHOOK_EVENT_TYPES } from '@app/domain';
+import { CreatedWebhookResource, DeliveryPage, DeliveryResource, WebhookList, WebhookResource } from '@punctual/contract';
 
-export class WebhookResponse {
+export class WebhookResponse implements WebhookResource {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty() url: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES, isArray: true }) events: string[];
@@ -16,16 +17,16 @@ export class WebhookResponse {
   }
 }
 
-export class CreatedWebhookResponse extends WebhookResponse {
+export class CreatedWebhookResponse extends WebhookResponse implements CreatedWebhookResource {
   @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Shown only in this answer: store it to verify deliveries' })
   secret: string;
 }
 
-export class WebhookListResponse {
+export class WebhookListResponse implements WebhookList {
   @ApiProperty({ type: [WebhookResponse] }) items: WebhookResponse[];
 }
 
-export class DeliveryResponse {
+export class DeliveryResponse implements DeliveryResource {
   @ApiProperty({ format: 'uuid' }) id: string;
   @ApiProperty({ enum: WEBHOOK_EVENT_TYPES }) type: string;
   @ApiProperty({ type: 'string', format: 'uuid', nullable: true }) actionId: string | null;
@@ -41,7 +42,7 @@ export class DeliveryResponse {
   }
 }
 
-export class DeliveryPageResponse {
+export class DeliveryPageResponse implements DeliveryPage {
   @ApiProperty({ type: [DeliveryResponse] }) items: DeliveryResponse[];
   @ApiProperty({ type: 'string', nullable: true }) nextCursor: string | null;
 }

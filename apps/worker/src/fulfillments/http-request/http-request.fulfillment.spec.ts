@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '@app/config';
 import { Clock } from '@app/domain';
-import { PermanentFulfillmentError } from '@app/fulfillment';
+import { PermanentFulfillmentError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
 import { fulfillmentContext } from '@app/testing';
 import { HttpRequestFulfillment } from './http-request.fulfillment';

@@ -1,15 +1,7 @@
 import { PunctualConfig, signingSecretFor } from '@app/config';
 import { Clock } from '@app/domain';
-import {
-  ActionFulfillment,
-  Fulfillment,
-  FulfillmentContext,
-  FulfillmentResult,
-  HTTP_REQUEST,
-  HttpRequestData,
-  PermanentFulfillmentError,
-  reservedHeaderReason,
-} from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
+import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
 import { OutboundClient, OutboundError, OutboundResponse, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
 import { bodyExcerpt, hostOf } from './call-note';
 

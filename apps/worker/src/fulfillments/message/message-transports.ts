@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ClientProxy, ClientProxyFactory } from '@nestjs/microservices';
-import { microserviceOptions } from '@app/client';
+import { microserviceOptions } from '@punctual/client';
 import { PunctualConfig } from '@app/config';
 
 /**

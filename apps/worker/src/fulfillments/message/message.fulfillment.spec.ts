@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { PunctualConfig, loadConfig } from '@app/config';
-import { PermanentFulfillmentError } from '@app/fulfillment';
+import { PermanentFulfillmentError } from '@punctual/sdk';
 import { fulfillmentContext } from '@app/testing';
 import { MessageTransports } from './message-transports';
 import { MessageFulfillment } from './message.fulfillment';

@@ -1,6 +1,7 @@
 import { Observable, TimeoutError, firstValueFrom, fromEvent, map, race, timeout } from 'rxjs';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
-import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, MESSAGE, MessageData, PermanentFulfillmentError } from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
+import { MESSAGE, MessageData } from '@app/built-in-actions';
 import { MessageTransports } from './message-transports';
 
 const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import { PunctualConfig } from '@app/config';
-import { SendNotificationData } from '@app/fulfillment';
+import { SendNotificationData } from '@app/built-in-actions';
 import { SilentServer, SmtpReceiver, fulfillmentContext, waitUntil } from '@app/testing';
 import { SendNotificationFulfillment } from './send-notification.fulfillment';
 import { SendNotificationModule } from './send-notification.module';

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
-import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, SEND_NOTIFICATION, SendNotificationData } from '@app/fulfillment';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult } from '@punctual/sdk';
+import { SEND_NOTIFICATION, SendNotificationData } from '@app/built-in-actions';
 import { EMAIL_PROVIDER, NotificationProvider, PUSH_PROVIDER, SMS_PROVIDER } from './providers/notification-provider';
 import { renderTemplate } from './templates/render-template';
 

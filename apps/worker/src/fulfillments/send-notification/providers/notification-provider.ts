@@ -1,4 +1,5 @@
-import { FulfillmentContext, NotificationType } from '@app/fulfillment';
+import { FulfillmentContext } from '@punctual/sdk';
+import { NotificationType } from '@app/built-in-actions';
 
 /** A message ready to go out on one channel. */
 export interface RenderedNotification {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { FulfillmentContext } from '@app/fulfillment';
+import { FulfillmentContext } from '@punctual/sdk';
 import { SmtpMailer } from '../../../mail/smtp-mailer';
 import { NotificationProvider, RenderedNotification } from './notification-provider';
 

@@ -1,4 +1,5 @@
-import { NOTIFICATION_TEMPLATES, PermanentFulfillmentError, SendNotificationData } from '@app/fulfillment';
+import { PermanentFulfillmentError } from '@punctual/sdk';
+import { NOTIFICATION_TEMPLATES, SendNotificationData } from '@app/built-in-actions';
 
 export interface RenderedText {
   subject: string;

@@ -1,4 +1,4 @@
-import { defineActionType } from '../../registry/action-type-definition';
+import { defineActionType } from '@punctual/sdk';
 import { SendNotificationData } from './send-notification.data';
 
 export const SEND_NOTIFICATION = defineActionType({ type: 'SEND_NOTIFICATION', dataClass: SendNotificationData });

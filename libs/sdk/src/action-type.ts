@@ -1,5 +1,3 @@
-import { Type } from '@nestjs/common';
-
 /**
  * An action type as both apps know it: its name and the class-validator class its
  * `data` must satisfy. The API validates with it before storing; the worker's
@@ -7,8 +5,11 @@ import { Type } from '@nestjs/common';
  */
 export interface ActionTypeDefinition<TData extends object = object> {
   readonly type: string;
-  readonly dataClass: Type<TData>;
+  readonly dataClass: DataClass<TData>;
 }
+
+/** A class-validator class whose instances are an action type's `data`. */
+export type DataClass<TData extends object = object> = new () => TData;
 
 /** Declares an action type; the generic ties the type name to its data shape for fulfillments. */
 export function defineActionType<TData extends object>(definition: ActionTypeDefinition<TData>): ActionTypeDefinition<TData> {

@@ -1,4 +1,4 @@
-import { defineActionType } from '../../registry/action-type-definition';
+import { defineActionType } from '@punctual/sdk';
 import { MessageData } from './message.data';
 
 export const MESSAGE = defineActionType({ type: 'MESSAGE', dataClass: MessageData });

@@ -1,5 +1,5 @@
-import { ActionTypeRegistry } from '../../registry/action-type.registry';
-import { InvalidActionDataError } from '../../registry/data-validation.error';
+import { ActionTypeRegistry } from '@app/action-types';
+import { InvalidActionDataError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { MESSAGE } from './message.type';
 

@@ -1,5 +1,5 @@
 import { Allow, IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { MessageTransportName } from '../../registry/message-transport.decorator';
+import { MessageTransportName } from '@app/action-types';
 
 /** `data` of a MESSAGE action: send `pattern` to a sibling app on a configured NestJS transport. */
 export class MessageData {

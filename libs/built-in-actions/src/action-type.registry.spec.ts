@@ -1,5 +1,5 @@
-import { HTTP_REQUEST } from '../action-types/http-request/http-request.type';
-import { ActionTypeRegistry } from './action-type.registry';
+import { HTTP_REQUEST } from './http-request/http-request.type';
+import { ActionTypeRegistry } from '@app/action-types';
 import { dataProblems } from '@app/testing';
 
 describe('ActionTypeRegistry.validateData', () => {

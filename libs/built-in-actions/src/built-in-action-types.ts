@@ -1,4 +1,4 @@
-import { ActionTypeDefinition } from '../registry/action-type-definition';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { HTTP_REQUEST } from './http-request/http-request.type';
 import { MESSAGE } from './message/message.type';
 import { SEND_NOTIFICATION } from './send-notification/send-notification.type';

@@ -2,7 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError, validate } from 'class-validator';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
 import { EgressPolicy } from '@app/outbound';
-import { ActionTypeDefinition } from './action-type-definition';
+import { ActionTypeDefinition, DataClass } from '@punctual/sdk';
 import { InvalidActionDataError, UnknownActionTypeError } from './data-validation.error';
 import { messageTransportProperties } from './message-transport.decorator';
 import { outboundUrlProperties, parseHttpUrl } from './outbound-url.decorator';
@@ -49,8 +49,8 @@ export class ActionTypeRegistry {
    */
   async validateData(type: string, data: object, path = 'data'): Promise<void> {
     const { dataClass } = this.get(type);
-    const instance = plainToInstance(dataClass, transformSafeCopy(data));
-    const errors = await validate(keepPlainValuesAsSent(instance, data), {
+    const instance = dataInstance(dataClass, data);
+    const errors = await validate(instance, {
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,
@@ -84,6 +84,14 @@ export class ActionTypeRegistry {
       return refusal ? [`${path}.${property}: the destination is not allowed (${refusal})`] : [];
     });
   }
+}
+
+/**
+ * `data` as an instance of its schema class, as validation sees it and as a fulfillment receives
+ * it: nested schema classes (`@Type`) become instances, every other value stays as stored.
+ */
+export function dataInstance<TData extends object>(dataClass: DataClass<TData>, data: object): TData {
+  return keepPlainValuesAsSent(plainToInstance(dataClass, transformSafeCopy(data)), data);
 }
 
 /**

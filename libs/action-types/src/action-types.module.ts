@@ -1,8 +1,7 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EgressPolicy, OutboundModule } from '@app/outbound';
-import { BUILT_IN_ACTION_TYPES } from '../action-types/built-in-action-types';
-import { ActionTypeDefinition } from './action-type-definition';
+import { ActionTypeDefinition } from '@punctual/sdk';
 import { ActionTypeRegistry } from './action-type.registry';
 
 /**
@@ -12,7 +11,7 @@ import { ActionTypeRegistry } from './action-type.registry';
 @Global()
 @Module({})
 export class ActionTypesModule {
-  static forRoot(types: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES): DynamicModule {
+  static forRoot(types: readonly ActionTypeDefinition[]): DynamicModule {
     return {
       module: ActionTypesModule,
       imports: [OutboundModule],

@@ -1,7 +1,7 @@
-import { HTTP_REQUEST } from '../action-types/http-request/http-request.type';
-import { MESSAGE } from '../action-types/message/message.type';
-import { SEND_NOTIFICATION } from '../action-types/send-notification/send-notification.type';
-import { dataJsonSchema } from './data-json-schema';
+import { HTTP_REQUEST } from './http-request/http-request.type';
+import { MESSAGE } from './message/message.type';
+import { SEND_NOTIFICATION } from './send-notification/send-notification.type';
+import { dataJsonSchema } from '@app/action-types';
 
 describe('dataJsonSchema', () => {
   it('publishes what the validators check: types, bounds, enums, required and optional fields', () => {

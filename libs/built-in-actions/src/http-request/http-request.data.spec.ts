@@ -1,6 +1,6 @@
 import { parseAllowedHosts } from '@app/config';
 import { EgressPolicy } from '@app/outbound';
-import { ActionTypeRegistry } from '../../registry/action-type.registry';
+import { ActionTypeRegistry } from '@app/action-types';
 import { dataProblems } from '@app/testing';
 import { HTTP_REQUEST } from './http-request.type';
 

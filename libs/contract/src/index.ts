@@ -1,0 +1,6 @@
+export * from './actions';
+export * from './error-body';
+export * from './rpc';
+export * from './sign-request';
+export * from './transport-url';
+export * from './webhooks';
