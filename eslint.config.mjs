@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['eslint.config.mjs', 'dist/', 'coverage/', 'bench/results/'],
+    ignores: ['eslint.config.mjs', '**/dist/', 'coverage/', 'bench/results/'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,

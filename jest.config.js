@@ -48,7 +48,7 @@ module.exports = {
       displayName: 'unit',
       roots: ['<rootDir>/apps', '<rootDir>/libs'],
       testRegex: '\\.spec\\.ts$',
-      testPathIgnorePatterns: ['/node_modules/', ...servicePatterns],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...servicePatterns],
     },
     {
       ...shared,

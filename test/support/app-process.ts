@@ -12,12 +12,17 @@ export class AppProcess {
 
   /**
    * `env` adds to this process's environment; an `undefined` value leaves that variable out.
-   * `entry` is a TypeScript entry file of its own instead of the app's main.ts.
+   * `entry` is a TypeScript entry file of its own instead of the app's main.ts; `nodeArgs` runs
+   * compiled JavaScript instead (`['dist/main.js', 'api']`), as a project built on the packages does.
    */
-  constructor(app: 'api' | 'worker', env: Record<string, string | undefined> = {}, options: { cwd?: string; entry?: string } = {}) {
+  constructor(
+    app: 'api' | 'worker',
+    env: Record<string, string | undefined> = {},
+    options: { cwd?: string; entry?: string; nodeArgs?: readonly string[] } = {},
+  ) {
     this.child = spawn(
       process.execPath,
-      [
+      options.nodeArgs ?? [
         '-r',
         require.resolve('ts-node/register/transpile-only'),
         '-r',

@@ -1,0 +1,32 @@
+// `@punctual/server`: Punctual's API and worker as functions, for a project that adds its own
+// action types without copying or editing Punctual's code.
+import { Type } from '@nestjs/common';
+import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { ActionTypeDefinition } from '@punctual/sdk';
+import { runApi as runApiWithTypes } from '../../api/src/run-api';
+import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
+import { runWorker as runWorkerWithTypes } from '../../worker/src/run-worker';
+
+/** What a project adds to the built-in action types; pass the same to the API and the worker. */
+export interface PunctualServerOptions {
+  /** Action types beside HTTP_REQUEST, SEND_NOTIFICATION and MESSAGE (from `defineActionType`). */
+  readonly actionTypes?: readonly ActionTypeDefinition[];
+  /** Nest modules that provide the `@Fulfillment` classes of those types (the worker loads them; the API ignores them). */
+  readonly fulfillmentModules?: readonly Type[];
+}
+
+/** Starts an API process, configured from the environment, accepting the built-in types and the given ones; exits 1 with the reason when it cannot start. */
+export function runApi(options: PunctualServerOptions = {}): void {
+  runApiWithTypes([...BUILT_IN_ACTION_TYPES, ...(options.actionTypes ?? [])]);
+}
+
+/** Starts a worker process, configured from the environment, running the built-in types and the given ones; exits 1 with the reason when it cannot start. */
+export function runWorker(options: PunctualServerOptions = {}): void {
+  runWorkerWithTypes({
+    actionTypes: [...BUILT_IN_ACTION_TYPES, ...(options.actionTypes ?? [])],
+    fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, ...(options.fulfillmentModules ?? [])],
+  });
+}
+
+/** Applies every pending migration to the database at `databaseUrl`; answers the names of those it applied. Run it before the first start and after each upgrade. */
+export { migrate as migrateDatabase } from '@app/database';

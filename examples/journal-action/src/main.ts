@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { PunctualServerOptions, migrateDatabase, runApi, runWorker } from '@punctual/server';
+import { JOURNAL_ENTRY } from './journal-entry';
+import { JournalModule } from './journal.fulfillment';
+
+/** The same additions for the API (which validates JOURNAL_ENTRY data) and the worker (which runs it). */
+const journal: PunctualServerOptions = { actionTypes: [JOURNAL_ENTRY], fulfillmentModules: [JournalModule] };
+
+const role = process.argv[2];
+if (role === 'api') runApi(journal);
+else if (role === 'worker') runWorker(journal);
+else if (role === 'migrate') {
+  migrateDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punctual').then(
+    (applied) => console.log(applied.length ? `Applied ${applied.join(', ')}` : 'Database schema is up to date'),
+    (error: Error) => {
+      console.error(`Migration failed: ${error.message}`);
+      process.exit(1);
+    },
+  );
+} else {
+  console.error('Usage: node dist/main.js api|worker|migrate');
+  process.exit(2);
+}

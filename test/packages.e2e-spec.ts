@@ -1,0 +1,180 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PunctualClient, PunctualError } from '@punctual/client';
+import { TEST_KEY, waitUntil } from '@app/testing';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
+import { freePort } from './support/free-port';
+import { storedCounts } from './support/fixtures';
+import { command, copyProject, installProject, mustRun, packPackages, rootVersionOf } from './support/packed-project';
+
+// Contract §15: the packed packages work in projects outside this repository, which see nothing
+// of it but the tarballs and what npm installs beside them.
+jest.setTimeout(600_000);
+
+const USE_CLIENT = `
+import { ActionResource, PunctualClient, PunctualError } from '@punctual/client';
+
+async function main(): Promise<void> {
+  const [baseUrl, transport, keyId, secret] = process.argv.slice(2);
+  const http = PunctualClient.overHttp({ baseUrl, keyId, secret });
+  const rpc = PunctualClient.overRpc({ transport, keyId, secret });
+  const created: ActionResource = await http.create({
+    action: 'HTTP_REQUEST',
+    executionTime: Date.now() + 3_600_000,
+    data: { url: 'https://example.com/hook', method: 'POST' },
+  });
+  const readOverRpc = await rpc.get(created.id);
+  const webhook = await http.webhooks.create({ url: 'https://example.com/events', events: ['action.failed'] });
+  const webhooks = await http.webhooks.list();
+  const refusal = await rpc.create({ action: 'NOT_A_TYPE', executionTime: 0, data: {} }).then(
+    () => null,
+    (error: unknown) => (error instanceof PunctualError ? error.statusCode : String(error)),
+  );
+  await rpc.close();
+  console.log(JSON.stringify({ created, readOverRpc, secret: webhook.secret, webhooks: webhooks.items.map((w) => w.id), refusal }));
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack);
+  process.exit(1);
+});
+`;
+
+const MISMATCHED_FULFILLMENT = `
+import { ActionFulfillment, Fulfillment, FulfillmentResult } from '@punctual/sdk';
+import { JOURNAL_ENTRY } from './journal-entry';
+
+class OtherData {
+  url: string;
+}
+
+@Fulfillment(JOURNAL_ENTRY)
+export class MismatchedFulfillment implements ActionFulfillment<OtherData> {
+  async fulfill(data: OtherData): Promise<FulfillmentResult> {
+    return { note: data.url };
+  }
+}
+`;
+
+describe('The packed packages, installed in projects outside the repository (contract §15)', () => {
+  let work: string;
+  let tarballs: Record<string, string>;
+  let api: ApiTestApp | undefined;
+  const processes: AppProcess[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'punctual-packages-'));
+    tarballs = await packPackages(join(work, 'tarballs'));
+  });
+  afterEach(async () => {
+    for (const child of processes.splice(0)) {
+      child.kill('SIGTERM');
+      await child.exited;
+    }
+    await api?.close();
+    api = undefined;
+  });
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('packs the contract, the client, the SDK and the server, each built alone', () => {
+    expect(Object.keys(tarballs).sort()).toEqual(['@punctual/client', '@punctual/contract', '@punctual/sdk', '@punctual/server']);
+  });
+
+  it('@punctual/client type-checks against its declarations alone and speaks HTTP and RPC, webhooks included', async () => {
+    const project = join(work, 'client-project');
+    await installProject(
+      project,
+      {
+        dependencies: { '@punctual/client': '0.1.0', '@punctual/contract': '0.1.0' },
+        devDependencies: { typescript: await rootVersionOf('typescript'), '@types/node': await rootVersionOf('@types/node') },
+      },
+      tarballs,
+    );
+    await writeFile(join(project, 'use-client.ts'), USE_CLIENT);
+    const tsc = ['node_modules/typescript/bin/tsc', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--types', 'node', 'use-client.ts'];
+    await mustRun(process.execPath, tsc, project);
+
+    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: process.env.REDIS_URL! });
+    const output = await mustRun(
+      process.execPath,
+      ['use-client.js', api.client.baseUrl, process.env.REDIS_URL!, TEST_KEY.keyId, TEST_KEY.secret],
+      project,
+    );
+    // The last line: Nest's transport client logs its connection before it.
+    const seen = JSON.parse(output.trim().split('\n').at(-1)!) as {
+      created: { id: string };
+      readOverRpc: unknown;
+      secret: string;
+      webhooks: string[];
+      refusal: unknown;
+    };
+
+    expect(seen.readOverRpc).toEqual(seen.created);
+    const stored = await PunctualClient.overHttp({ baseUrl: api.client.baseUrl, ...TEST_KEY }).get(seen.created.id);
+    expect(stored).toEqual(seen.created);
+    expect(seen.secret).toMatch(/^whsec_/);
+    expect(seen.webhooks).toHaveLength(1);
+    expect(seen.refusal).toBe(400);
+
+    // A wrong body is refused by the compiler, from the declarations alone.
+    await writeFile(
+      join(project, 'use-client.ts'),
+      `${USE_CLIENT}\nvoid PunctualClient.overHttp({ baseUrl: '', keyId: '', secret: '' }).create({ action: 'X', data: {}, frequency: 'YEARLY' });\n`,
+    );
+    const refused = await command(process.execPath, tsc, project);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toMatch(/use-client\.ts.*'"YEARLY"' is not assignable/);
+  });
+
+  it('a project adds its own action type with @punctual/sdk and runs it end to end with @punctual/server', async () => {
+    const project = join(work, 'journal-action');
+    const manifest = await copyProject('examples/journal-action', project);
+    await installProject(project, manifest as Parameters<typeof installProject>[1], tarballs);
+    await mustRun(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], project);
+
+    // A fulfillment that takes another type's data does not compile.
+    await writeFile(join(project, 'src', 'mismatched.fulfillment.ts'), MISMATCHED_FULFILLMENT);
+    const mismatched = await command(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], project);
+    expect(mismatched.code).not.toBe(0);
+    expect(mismatched.output).toMatch(/mismatched\.fulfillment\.ts.*Unable to resolve signature of class decorator/);
+    await rm(join(project, 'src', 'mismatched.fulfillment.ts'));
+
+    api = await startCleanApiApp();
+    expect(await mustRun(process.execPath, ['dist/main.js', 'migrate'], project)).toMatch(/up to date/);
+    const journal = join(project, 'journal.txt');
+    const port = await freePort();
+    const env = { PORT: port, RPC_TRANSPORT_URL: 'off', JOURNAL_FILE: journal };
+    processes.push(await new AppProcess('api', env, { cwd: project, nodeArgs: ['dist/main.js', 'api'] }).ready(API_READY));
+    processes.push(await new AppProcess('worker', env, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
+    const punctual = PunctualClient.overHttp({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
+
+    // Its data is checked by the API with the project's schema: a refusal stores nothing.
+    const before = await storedCounts(api.db);
+    const refusal = await punctual
+      .create({ action: 'JOURNAL_ENTRY', executionTime: Date.now(), data: { text: 'two\nlines' } })
+      .catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(PunctualError);
+    expect((refusal as PunctualError).statusCode).toBe(400);
+    expect((refusal as PunctualError).problems).toContain('data.text: text must be a single line');
+    expect(await storedCounts(api.db)).toEqual(before);
+
+    const action = await punctual.create({ action: 'JOURNAL_ENTRY', executionTime: Date.now(), data: { text: 'trial ends for account 42' } });
+    const done = await waitUntil(
+      'the JOURNAL_ENTRY action to complete',
+      async () => {
+        const current = await punctual.get(action.id);
+        return current.status === 'COMPLETED' ? current : null;
+      },
+      30_000,
+      100,
+    );
+    expect(done.retryCount).toBe(0);
+    // The line comes from a method of the data class: the fulfillment received an instance of it.
+    expect(await readFile(journal, 'utf8')).toBe(`${action.id}:1 trial ends for account 42\n`);
+    expect((await punctual.history(action.id)).at(-1)).toMatchObject({ to: 'COMPLETED', note: `journal line ${action.id}:1` });
+  });
+});
