@@ -22,7 +22,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ConfigModule,
-        ObservabilityModule,
+        ObservabilityModule.forRoot(actionTypes.map((t) => t.type)),
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),

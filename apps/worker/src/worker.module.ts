@@ -27,7 +27,7 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule,
-        ObservabilityModule,
+        ObservabilityModule.forRoot(actionTypes.map((t) => t.type)),
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),

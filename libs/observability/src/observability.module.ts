@@ -1,5 +1,5 @@
-import { Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
-import { PunctualMetrics } from './metrics/punctual-metrics';
+import { DynamicModule, Global, Injectable, Module, OnApplicationShutdown } from '@nestjs/common';
+import { METRICS_ACTION_TYPES, PunctualMetrics } from './metrics/punctual-metrics';
 import { flushTracing } from './tracing/tracing';
 
 /** Sends buffered spans before the process exits. */
@@ -12,8 +12,14 @@ class TracingFlush implements OnApplicationShutdown {
 
 /** The metrics every process registers (API and workers alike); imported once by each app's root module. */
 @Global()
-@Module({
-  providers: [PunctualMetrics, TracingFlush],
-  exports: [PunctualMetrics],
-})
-export class ObservabilityModule {}
+@Module({})
+export class ObservabilityModule {
+  /** @param actionTypes the names of the action types whose series exist from the start, at 0. */
+  static forRoot(actionTypes: readonly string[]): DynamicModule {
+    return {
+      module: ObservabilityModule,
+      providers: [{ provide: METRICS_ACTION_TYPES, useValue: actionTypes }, PunctualMetrics, TracingFlush],
+      exports: [PunctualMetrics],
+    };
+  }
+}

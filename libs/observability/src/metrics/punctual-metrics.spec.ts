@@ -1,12 +1,9 @@
 import { loadConfig } from '@app/config';
-import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { ActionTypeRegistry } from '@app/action-types';
 import { Scrape } from '@app/testing';
 import { FIRING_LAG_BUCKETS, PunctualMetrics } from './punctual-metrics';
 
 const env = { API_KEYS: 'k:0123456789abcdef', ADMIN_PASSWORD: 'long-enough' };
-const metricsWith = (extra: Record<string, string> = {}) =>
-  new PunctualMetrics(loadConfig({ ...env, ...extra }), new ActionTypeRegistry(BUILT_IN_ACTION_TYPES));
+const metricsWith = (extra: Record<string, string> = {}) => new PunctualMetrics(loadConfig({ ...env, ...extra }), ['HTTP_REQUEST', 'SEND_NOTIFICATION']);
 
 describe('PunctualMetrics', () => {
   it('records what the processes report, under bounded labels', async () => {

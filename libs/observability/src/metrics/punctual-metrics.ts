@@ -1,8 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PunctualConfig } from '@app/config';
-import { ActionTypeRegistry } from '@app/action-types';
 import { processMetricsRegistry } from './process-metrics';
+
+/** The names of the action types this deployment knows, provided by `ObservabilityModule.forRoot`. */
+export const METRICS_ACTION_TYPES = Symbol('METRICS_ACTION_TYPES');
 
 /** How an attempt ended, as `punctual_attempts_total` counts it. */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';
@@ -33,7 +35,7 @@ export class PunctualMetrics {
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(config: PunctualConfig, types: ActionTypeRegistry) {
+  constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[]) {
     this.enabled = config.metrics.enabled;
     const registers = [this.registry];
     this.created = new Counter({ name: 'punctual_actions_created_total', help: 'Actions stored, by type', labelNames: ['action'], registers });
@@ -74,7 +76,7 @@ export class PunctualMetrics {
       registers,
     });
     // Series that exist from the start at 0, so that rate() and increase() see their first events.
-    for (const action of types.types()) {
+    for (const action of [...actionTypes].sort()) {
       this.created.labels(action).inc(0);
       this.firingLagSeconds.zero({ action });
       for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome).inc(0);
