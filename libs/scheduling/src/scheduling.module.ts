@@ -5,7 +5,6 @@ import { redisOptionsFromUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { bullmqTelemetry } from '@app/observability';
-import { WEBHOOK_QUEUE } from '@app/webhooks';
 import { ActionPromoter } from './action-promoter';
 import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
 import { ActionScheduler } from './action-scheduler';
@@ -45,7 +44,7 @@ export class SchedulingModule {
             telemetry: bullmqTelemetry(),
           }),
         }),
-        BullModule.registerQueue(...types.map((t) => ({ name: t.type })), { name: WEBHOOK_QUEUE }),
+        BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),
       ],
       providers: [
         {
@@ -55,7 +54,7 @@ export class SchedulingModule {
         },
         {
           provide: QUIET_QUEUES,
-          inject: [...types.map((t) => getQueueToken(t.type)), getQueueToken(WEBHOOK_QUEUE)],
+          inject: types.map((t) => getQueueToken(t.type)),
           useFactory: (...queues: Queue[]) => queues.map((queue) => queue.on('error', () => undefined)),
         },
         ActionQueues,

@@ -6,7 +6,7 @@ import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { adminBasicAuth } from './admin-basic-auth';
 import { adminHeaders } from './admin-headers';
-import { WEBHOOK_QUEUE } from '@app/webhooks';
+import { WEBHOOK_QUEUE, WebhookQueueModule } from '@app/webhooks';
 
 export const ADMIN_ROUTE = '/admin/queues';
 
@@ -29,6 +29,7 @@ export class AdminModule {
     return {
       module: AdminModule,
       imports: [
+        WebhookQueueModule,
         BullBoardModule.forRootAsync({
           inject: [PunctualConfig],
           useFactory: (config: PunctualConfig) => ({
