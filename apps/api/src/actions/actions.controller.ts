@@ -34,10 +34,10 @@ import {
 import { Request, Response } from 'express';
 import { ActionStatus } from '@app/domain';
 import { ApiKeyId, SignatureGuard } from '@app/signature';
+import { InvalidRequestError } from '../errors/action.errors';
+import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { idempotencyClaim } from '../input/idempotency-claim';
-import { InvalidRequestError } from './action.errors';
 import { ActionsService } from './actions.service';
-import { ApiExceptionFilter } from './api-exception.filter';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
 import { CancelActionDto } from './dto/cancel-action.dto';
 import { CreateActionDto } from './dto/create-action.dto';

@@ -18,7 +18,7 @@ import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } fr
 import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
 import { webhookUrlProblem } from '@app/webhooks';
-import { ActionNotFoundError } from './action.errors';
+import { ActionNotFoundError } from '../errors/action.errors';
 import { CreateActionDto } from './dto/create-action.dto';
 import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
 import { ListActionsQuery } from './dto/list-actions.query';

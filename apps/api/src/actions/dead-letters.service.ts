@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActionStatus, TransitionRefusedError } from '@app/domain';
-import { ActionNotFoundError } from './action.errors';
+import { ActionNotFoundError } from '../errors/action.errors';
 import { ActionsService } from './actions.service';
 
 export interface RetryAllResult {

@@ -1,4 +1,4 @@
-import { InvalidRequestError } from './action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
 
 /** A history entry id: a positive Postgres bigint. */
 const ENTRY_ID = /^[1-9][0-9]{0,18}$/;

@@ -1,5 +1,5 @@
 import { isStorableTime } from '../input/api-time';
-import { InvalidRequestError } from './action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
 
 export interface ListPosition {
   executionTime: Date;

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus } from '@nestjs/common';
 import { Response } from 'express';
-import { ActionNotFoundError, InvalidRequestError } from '../actions/action.errors';
+import { ActionNotFoundError, InvalidRequestError } from '../errors/action.errors';
 import { ConsoleInputError } from './console-input';
 import { CsrfRefusedError } from './security/csrf.guard';
 import { errorView } from './views/error.view';

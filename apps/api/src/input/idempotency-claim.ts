@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../actions/action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
 import { IdempotencyClaim } from '../actions/actions.service';
 import { requestHash } from './request-hash';
 

@@ -1,7 +1,7 @@
 import { Catch, HttpException, Logger, RpcExceptionFilter } from '@nestjs/common';
 import { Observable, throwError } from 'rxjs';
 import { PunctualConfig } from '@app/config';
-import { ErrorReply, domainErrorReply, httpExceptionReply } from '../actions/error-replies';
+import { ErrorReply, domainErrorReply, httpExceptionReply } from '../errors/error-replies';
 import { unavailableMessage } from '../http/unavailable-exception.filter';
 
 /**

@@ -1,6 +1,6 @@
 import { BadRequestException, Type } from '@nestjs/common';
 import { isUUID } from 'class-validator';
-import { InvalidRequestError } from '../actions/action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
 import { ApiValidationPipe } from '../http/api-validation.pipe';
 
 const pipe = new ApiValidationPipe();

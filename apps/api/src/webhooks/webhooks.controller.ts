@@ -12,9 +12,9 @@ import {
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { SignatureGuard } from '@app/signature';
-import { InvalidRequestError } from '../actions/action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
+import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { PageQuery } from '../input/page.query';
-import { ApiExceptionFilter } from '../actions/api-exception.filter';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { CreatedWebhookResponse, DeliveryPageResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';

@@ -5,10 +5,10 @@ import { DeliveryRecord, SubscriptionRecord, WebhooksRepository } from '@app/dat
 import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
-import { InvalidRequestError } from '../actions/action.errors';
+import { InvalidRequestError } from '../errors/action.errors';
+import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../errors/webhook.errors';
 import { decodeCursor, encodeCursor } from '../actions/list-cursor';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
-import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
 
 const DEFAULT_PAGE = 50;
 /** Each event is written once per subscription that wants it: this bounds what one state change can cost. */

@@ -2,7 +2,7 @@ import { HttpException, HttpStatus } from '@nestjs/common';
 import { IdempotencyKeyReusedError } from '@app/database';
 import { InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
-import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../webhooks/webhook.errors';
+import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
 import { ActionNotFoundError, InvalidRequestError } from './action.errors';
 
 /** The error body every door answers with: Nest's usual JSON shape. */
