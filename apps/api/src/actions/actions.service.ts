@@ -19,12 +19,12 @@ import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
 import { webhookUrlProblem } from '@app/webhooks';
 import { ActionNotFoundError } from '../errors/action.errors';
+import { decodeCursor, encodeCursor } from '../input/list-cursor';
 import { CreateActionDto } from './dto/create-action.dto';
 import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
 import { ListActionsQuery } from './dto/list-actions.query';
 import { UpdateActionDto } from './dto/update-action.dto';
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor';
-import { decodeCursor, encodeCursor } from './list-cursor';
 
 export interface ActionPage {
   items: ActionEntity[];

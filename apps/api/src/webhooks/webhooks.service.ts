@@ -7,7 +7,7 @@ import { EgressPolicy } from '@app/outbound';
 import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
 import { InvalidRequestError } from '../errors/action.errors';
 import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../errors/webhook.errors';
-import { decodeCursor, encodeCursor } from '../actions/list-cursor';
+import { decodeCursor, encodeCursor } from '../input/list-cursor';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 
 const DEFAULT_PAGE = 50;

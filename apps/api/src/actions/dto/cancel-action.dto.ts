@@ -1,8 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsString, MaxLength } from 'class-validator';
 import { CancelActionRequest } from '@punctual/contract';
-import { OptionalNotNull } from './not-null';
-import { IsStorableText } from './storable-text';
+import { OptionalNotNull } from '../../input/not-null';
+import { IsStorableText } from '../../input/storable-text.decorator';
 
 /** Body of `POST /actions/:id/cancel` (may be empty); any other field is rejected. */
 export class CancelActionDto implements CancelActionRequest {

@@ -4,9 +4,9 @@ import { JsonObject } from '@app/database';
 import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
 import { CreateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
+import { NotNull, OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
-import { NotNull, OptionalNotNull } from './not-null';
 import { IsRetryPolicy } from './retry-policy';
 
 const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).join(', ')} when repeat is true`;

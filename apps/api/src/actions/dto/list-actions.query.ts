@@ -3,7 +3,7 @@ import { IsEnum, IsOptional, IsString, MaxLength } from 'class-validator';
 import { ActionStatus } from '@app/domain';
 import { ListActionsParams } from '@punctual/contract';
 import { PageQuery } from '../../input/page.query';
-import { IsStorableText } from './storable-text';
+import { IsStorableText } from '../../input/storable-text.decorator';
 
 export class ListActionsQuery extends PageQuery implements ListActionsParams {
   @ApiPropertyOptional({ enum: ActionStatus })

@@ -4,9 +4,9 @@ import { JsonObject } from '@app/database';
 import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
 import { UpdateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
+import { OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
-import { OptionalNotNull } from './not-null';
 import { IsRetryPolicy } from './retry-policy';
 
 /** May be left out or given as null (which clears the field); any other value must pass the field's rules. */

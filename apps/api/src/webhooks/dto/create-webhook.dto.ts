@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsIn, IsString, MaxLength } from 'class-validator';
 import { WEBHOOK_EVENT_TYPES, WebhookEventType } from '@app/domain';
 import { CreateWebhookRequest } from '@punctual/contract';
-import { IsStorableText } from '../../actions/dto/storable-text';
-import { OptionalNotNull } from '../../actions/dto/not-null';
+import { IsStorableText } from '../../input/storable-text.decorator';
+import { OptionalNotNull } from '../../input/not-null';
 
 const EVENTS_MESSAGE = `each value in events must be one of ${WEBHOOK_EVENT_TYPES.join(', ')}`;
 

@@ -1,5 +1,5 @@
-import { isStorableTime } from '../input/api-time';
 import { InvalidRequestError } from '../errors/action.errors';
+import { isStorableTime } from './api-time';
 
 export interface ListPosition {
   executionTime: Date;

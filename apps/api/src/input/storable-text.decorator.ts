@@ -1,5 +1,5 @@
 import { ValidateBy } from 'class-validator';
-import { unstorableTextProblem } from '../../input/storable-text';
+import { unstorableTextProblem } from './storable-text';
 
 /** Text that Postgres can store as it is; see `unstorableTextProblem`. */
 export function IsStorableText(): PropertyDecorator {
