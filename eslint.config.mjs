@@ -3,10 +3,11 @@ import eslint from '@eslint/js';
 import eslintPluginPrettierRecommended from 'eslint-plugin-prettier/recommended';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import layering from './eslint.boundaries.cjs';
 
 export default tseslint.config(
   {
-    ignores: ['eslint.config.mjs', '**/dist/', 'coverage/', 'bench/results/'],
+    ignores: ['eslint.config.mjs', 'eslint.boundaries.cjs', '**/dist/', 'coverage/', 'bench/results/'],
   },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
@@ -62,4 +63,5 @@ export default tseslint.config(
     files: ['apps/api/src/console/assets/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
+  ...layering.boundaries,
 );

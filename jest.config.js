@@ -46,7 +46,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/apps', '<rootDir>/libs'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
       testRegex: '\\.spec\\.ts$',
       testPathIgnorePatterns: ['/node_modules/', '/dist/', ...servicePatterns],
     },

@@ -1,0 +1,40 @@
+// @ts-check
+// The layering, as lint rules: apps import libs, libs never import apps, the packages a project
+// installs (contract, client, SDK) import no server code, and the domain imports nothing of ours.
+// One `no-restricted-imports` entry per kind of file, since a later entry replaces an earlier one.
+
+/** A relative path into an app (`../../../apps/api/…`). */
+const INTO_APPS = { regex: '(^|/)apps/', message: 'libs never import apps: move what both need into a lib.' };
+/** A relative path into another lib's sources (`../../signature/src/…`), which skips its index and its boundary. */
+const INTO_ANOTHER_LIB = { regex: '^(\\.\\./)+[^./][^/]*/src(/|$)', message: 'Import another lib by its name (@app/… or @punctual/…), not by path.' };
+
+/** Every import except node built-ins, relative paths and the packages named. */
+function onlyImports(what, allowed) {
+  const names = allowed.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
+  return {
+    regex: allowed.length ? `^(?!node:|\\.|(${names})$)` : '^(?!node:|\\.)',
+    message: `${what} is a package of its own: it may import only ${[...allowed, 'node built-ins', 'its own files'].join(', ')}.`,
+  };
+}
+
+const restrict = (files, patterns) => ({
+  files,
+  ignores: ['**/*.spec.ts'],
+  rules: { 'no-restricted-imports': ['error', { patterns }] },
+});
+
+const boundaries = [
+  restrict(['libs/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB]),
+  restrict(['libs/domain/**/*.ts'], [
+    INTO_APPS,
+    INTO_ANOTHER_LIB,
+    { regex: '^@(app|punctual)/', message: 'The domain is pure rules: it imports nothing of ours.' },
+  ]),
+  restrict(['libs/contract/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The contract', [])]),
+  restrict(['libs/sdk/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The SDK', ['@nestjs/common', 'reflect-metadata', '@punctual/contract'])]),
+  restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs'])]),
+  restrict(['apps/api/**/*.ts'], [{ regex: '(^|/)worker/', message: 'The API and the worker share code through libs, not through each other.' }]),
+  restrict(['apps/worker/**/*.ts'], [{ regex: '(^|/)api/', message: 'The API and the worker share code through libs, not through each other.' }]),
+];
+
+module.exports = { boundaries };
