@@ -5,7 +5,10 @@ import tseslint from 'typescript-eslint';
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { boundaries } = require('../eslint.boundaries.cjs') as { boundaries: object[] };
 
-const eslint = new ESLint({ overrideConfigFile: true, overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...boundaries] });
+const eslint = new ESLint({
+  overrideConfigFile: true,
+  overrideConfig: [{ files: ['**/*.ts'], languageOptions: { parser: tseslint.parser } }, ...boundaries],
+});
 
 /** The layering messages lint gives for `source` at `path`. */
 async function refusals(path: string, source: string): Promise<string[]> {
@@ -15,12 +18,42 @@ async function refusals(path: string, source: string): Promise<string[]> {
 
 describe('Lint keeps the layering', () => {
   it.each([
-    ['a lib importing an app', 'libs/scheduling/src/action-scheduler.ts', "import { ApiModule } from '../../../apps/api/src/api.module';", /libs never import apps/],
-    ['a lib reaching into another lib by path', 'libs/client/src/http/signed-http.ts', "import { signRequest } from '../../../signature/src/sign-request';", /by its name/],
-    ['the domain importing a lib of ours', 'libs/domain/src/lifecycle/transition.ts', "import { PunctualConfig } from '@app/config';", /imports nothing of ours/],
-    ['the contract importing a server library', 'libs/contract/src/actions.ts', "import { Repository } from 'typeorm';", /contract is a package of its own/],
-    ['the SDK importing server code', 'libs/sdk/src/fulfillment.decorator.ts', "import { ActionTypeRegistry } from '@app/action-types';", /SDK is a package of its own/],
-    ['the client importing server code', 'libs/client/src/punctual-client.ts', "import { PunctualConfig } from '@app/config';", /client is a package of its own/],
+    [
+      'a lib importing an app',
+      'libs/scheduling/src/action-scheduler.ts',
+      "import { ApiModule } from '../../../apps/api/src/api.module';",
+      /libs never import apps/,
+    ],
+    [
+      'a lib reaching into another lib by path',
+      'libs/client/src/http/signed-http.ts',
+      "import { signRequest } from '../../../signature/src/sign-request';",
+      /by its name/,
+    ],
+    [
+      'the domain importing a lib of ours',
+      'libs/domain/src/lifecycle/transition.ts',
+      "import { PunctualConfig } from '@app/config';",
+      /imports nothing of ours/,
+    ],
+    [
+      'the contract importing a server library',
+      'libs/contract/src/actions.ts',
+      "import { Repository } from 'typeorm';",
+      /contract is a package of its own/,
+    ],
+    [
+      'the SDK importing server code',
+      'libs/sdk/src/fulfillment.decorator.ts',
+      "import { ActionTypeRegistry } from '@app/action-types';",
+      /SDK is a package of its own/,
+    ],
+    [
+      'the client importing server code',
+      'libs/client/src/punctual-client.ts',
+      "import { PunctualConfig } from '@app/config';",
+      /client is a package of its own/,
+    ],
     ['the API importing the worker', 'apps/api/src/api.module.ts', "import { WorkerModule } from '../../worker/src/worker.module';", /through libs/],
   ])('refuses %s', async (_what, path, source, message) => {
     const found = await refusals(path, source);
@@ -33,7 +66,11 @@ describe('Lint keeps the layering', () => {
     ['a lib importing another by name', 'libs/scheduling/src/action-scheduler.ts', "import { PunctualConfig } from '@app/config';"],
     ['the client importing the contract', 'libs/client/src/punctual-client.ts', "import { RPC_PATTERNS } from '@punctual/contract';"],
     ['the SDK importing Nest’s decorators', 'libs/sdk/src/fulfillment.decorator.ts', "import { Injectable } from '@nestjs/common';"],
-    ['the domain importing its own files and node', 'libs/domain/src/lifecycle/transition.ts', "import { Clock } from '../clock';\nimport { randomUUID } from 'node:crypto';"],
+    [
+      'the domain importing its own files and node',
+      'libs/domain/src/lifecycle/transition.ts',
+      "import { Clock } from '../clock';\nimport { randomUUID } from 'node:crypto';",
+    ],
   ])('allows %s', async (_what, path, source) => {
     expect(await refusals(path, source)).toEqual([]);
   });
