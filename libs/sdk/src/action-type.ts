@@ -1,7 +1,7 @@
 /**
  * An action type as both apps know it: its name and the class-validator class its
  * `data` must satisfy. The API validates with it before storing; the worker's
- * fulfillment for the type receives data of this shape.
+ * fulfillment for the type receives it as an instance of this class.
  */
 export interface ActionTypeDefinition<TData extends object = object> {
   readonly type: string;

@@ -38,7 +38,8 @@ export interface FulfillmentResult {
 
 /**
  * Runs one action type. Implementations are Nest providers marked with `@Fulfillment(TYPE)`;
- * they know nothing about queues, retries or recurrence. Throw to fail the attempt: a
+ * they know nothing about queues, retries or recurrence, and receive `data` as an instance of
+ * the type's data class, already checked against it. Throw to fail the attempt: a
  * `PermanentFulfillmentError` is not retried, any other error is.
  */
 export interface ActionFulfillment<TData extends object = object> {
