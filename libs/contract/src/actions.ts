@@ -47,21 +47,12 @@ export interface CreateActionRequest {
   callbackUrl?: string;
 }
 
-/** The body of `PATCH /actions/:id`: the fields to change; `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
-export interface UpdateActionRequest {
-  executionTime?: ApiTime;
-  data?: JsonObject;
-  metadata?: JsonObject;
-  repeat?: boolean;
-  frequency?: FrequencyName;
-  executionRemainder?: number;
-  misfirePolicy?: MisfirePolicyName;
-  cron?: string;
-  timezone?: string;
+/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
+export type UpdateActionRequest = Omit<Partial<CreateActionRequest>, 'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'> & {
   endAt?: ApiTime | null;
   retryPolicy?: RetryPolicyBody | null;
   callbackUrl?: string | null;
-}
+};
 
 /** The body of `POST /actions/:id/cancel`. */
 export interface CancelActionRequest {
