@@ -60,7 +60,7 @@ describe('Outages: Postgres or Redis unreachable, cut with a TCP proxy', () => {
 
   it('Redis unreachable: the API still accepts actions into Postgres, /health says so, and they run once Redis is back', async () => {
     // Only the queues' Redis is cut here: message patterns stay off (they have their own outage behaviour, in rpc-actions).
-    api = await startCleanApiApp(undefined, { REDIS_URL: redisProxy.proxied(process.env.REDIS_URL!), RPC_TRANSPORT_URL: 'off', ...FAST });
+    api = await startCleanApiApp(undefined, { REDIS_URL: redisProxy.proxied(process.env.REDIS_URL!), ...FAST });
     worker = await startWorker({ env: FAST });
     redisProxy.cut();
     const created = await Promise.all(

@@ -28,7 +28,7 @@ describe('npm run sign', () => {
   let api: ApiTestApp;
 
   beforeAll(async () => {
-    api = await startApiApp();
+    api = await startApiApp(undefined, { RPC_TRANSPORT_URL: process.env.REDIS_URL! });
     await emptyTables(api.db);
   });
   afterAll(() => api.close());

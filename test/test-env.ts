@@ -12,6 +12,9 @@ process.env.API_KEYS = 'test-key:test-secret-0123456789,rotated-key:rotated-secr
 process.env.ADMIN_USER = 'admin';
 process.env.ADMIN_PASSWORD = 'admin-password';
 process.env.LOG_LEVEL = 'warn';
+// Redis pub/sub and NATS reach every process on this machine whatever its database, so an API that
+// served message patterns could answer another test run's messages: only the specs about them turn them on.
+process.env.RPC_TRANSPORT_URL = 'off';
 process.env.BACKOFF_BASE_MS = '50';
 process.env.BACKOFF_MAX_MS = '400';
 // The specs' receivers listen on this machine; specs about refused destinations override it.

@@ -39,7 +39,7 @@ describe('A request is authenticated before its body is read as JSON', () => {
   let api: ApiTestApp;
 
   beforeAll(async () => {
-    api = await startCleanApiApp();
+    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: process.env.REDIS_URL! });
   });
   afterAll(() => api?.close());
 
