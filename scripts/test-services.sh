@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 read -r DATABASE_URL REDIS_URL < <(
-  node -r ts-node/register/transpile-only -e "require('./test/test-env'); console.log(process.env.DATABASE_URL, process.env.REDIS_URL)"
+  node -r ts-node/register/transpile-only -r tsconfig-paths/register -e "require('./test/test-env'); console.log(process.env.DATABASE_URL, process.env.REDIS_URL)"
 )
 NATS_URL="${TEST_NATS_URL:-nats://127.0.0.1:4222}"
 export DATABASE_URL REDIS_URL NATS_URL SERVICES_DATABASE_HINT=TEST_DATABASE_URL SERVICES_REDIS_HINT=TEST_REDIS_URL SERVICES_NATS_HINT=TEST_NATS_URL
