@@ -39,9 +39,9 @@ export default tseslint.config(
     },
   },
   {
-    // Specs read HTTP answers and rows as untyped JSON on purpose and assert on their shape;
+    // Specs (and the case tables they share) read HTTP answers and rows as untyped JSON on purpose and assert on their shape;
     // flagging every property read of that JSON says nothing a failing assertion would not.
-    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
+    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.cases.ts', '**/*.e2e-spec.ts', 'libs/testing/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-argument': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
