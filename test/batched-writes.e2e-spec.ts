@@ -1,4 +1,4 @@
-import { ActionEntity, ActionsRepository, ClaimResult, ExecutionRepository } from '@app/database';
+import { ActionEntity, ActionsRepository, ClaimResult, ExecutionRepository, LifecycleStore } from '@app/database';
 import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
@@ -7,10 +7,12 @@ import { httpRequestExample } from './support/fixtures';
 describe('Batched writes: concurrent creates, claims and outcomes in shared statements', () => {
   let api: ApiTestApp;
   let execution: ExecutionRepository;
+  let store: LifecycleStore;
 
   beforeAll(async () => {
     api = await startCleanApiApp();
     execution = api.app.get(ExecutionRepository);
+    store = api.app.get(LifecycleStore);
   });
   afterAll(() => api.close());
 
@@ -20,7 +22,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
     if (claim.kind !== 'claimed') throw new Error(`expected a claim, got ${claim.kind}`);
     return claim.action;
   };
-  const record = (action: ActionEntity, event: LifecycleEvent) => execution.record(transition(action, event));
+  const record = (action: ActionEntity, event: LifecycleEvent) => store.persist(transition(action, event), { kind: 'claim' });
   const succeeded = (note: string | null): LifecycleEvent => ({ type: 'succeeded', now: new Date(), note });
   const failed = (error: string, permanent = false): LifecycleEvent => ({ type: 'failed', now: new Date(), error, permanent, retryPolicy });
 

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { ExecutionRepository } from '@app/database';
+import { ExecutionRepository, LifecycleStore } from '@app/database';
 import { Clock, transition } from '@app/domain';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -102,7 +102,7 @@ describe('A running attempt keeps its claim', () => {
     await waitUntil('the first lease to lapse', async () => (await execution.claim(created.id, 0, 60_000)).kind === 'claimed');
     if (first.kind !== 'claimed') throw new Error('the first claim should have won');
     const late = transition(first.action, { type: 'succeeded', now: new Date(), note: 'late' });
-    expect(await execution.record(late)).toBeNull();
+    expect(await api.app.get(LifecycleStore).persist(late, { kind: 'claim' })).toBeNull();
     expect((await statusOf(created.id)).status).toBe('IN_PROGRESS');
   });
 });

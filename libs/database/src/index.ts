@@ -12,6 +12,7 @@ export * from './repositories/idempotency-key-reused.error';
 export * from './repositories/activity.repository';
 export * from './repositories/history.repository';
 export * from './repositories/execution.repository';
+export * from './repositories/lifecycle.store';
 export * from './repositories/gauge.repository';
 export * from './repositories/hydrate';
 export * from './repositories/schedule.repository';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { QueueableAction, ScheduleRepository } from '@app/database';
+import { LifecycleStore, QueueableAction, ScheduleRepository } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
 import { PunctualMetrics } from '@app/observability';
@@ -40,6 +40,7 @@ export class ActionPromoter {
 
   constructor(
     private readonly schedule: ScheduleRepository,
+    private readonly store: LifecycleStore,
     private readonly queues: ActionQueues,
     private readonly types: ActionTypeRegistry,
     private readonly config: PunctualConfig,
@@ -57,11 +58,17 @@ export class ActionPromoter {
       return { promoted, unknown, overdue, redisWasReset };
     });
     if (!found) return null;
-    const ended = await this.schedule.recordNoAction(
-      found.unknown.map((action) => transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` })),
+    // Written together (one statement), each only if its row is still the PENDING one read.
+    const ended = await Promise.all(
+      found.unknown.map((action) =>
+        this.store.persist(transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }), {
+          kind: 'revision',
+          statuses: [ActionStatus.Pending],
+        }),
+      ),
     );
-    for (const action of ended) this.metrics.attemptEnded(action.action, 'no_action');
-    const noAction = ended.length;
+    const noAction = ended.filter((action) => action !== null).length;
+    for (const action of ended) if (action) this.metrics.attemptEnded(action.action, 'no_action');
     const requeued = await this.queues.ensureQueued(found.overdue);
     const pending = found.overdue.filter((a) => a.status === ActionStatus.Pending);
     this.sweptUntil = pending.length === BATCH_SIZE ? pending[pending.length - 1] : undefined;

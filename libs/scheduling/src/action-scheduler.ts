@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ActionStatus, Transition } from '@app/domain';
-import { ActionEntity, ActionsRepository, ExecutionRepository, IdempotentCreate, NewAction } from '@app/database';
+import { ActionEntity, ActionsRepository, IdempotentCreate, LifecycleStore, NewAction } from '@app/database';
 import { ACTION_ID, PunctualMetrics, annotateActiveSpan } from '@app/observability';
 import { ActionQueues } from './action-queues';
 
@@ -13,7 +13,7 @@ import { ActionQueues } from './action-queues';
 export class ActionScheduler {
   constructor(
     private readonly actions: ActionsRepository,
-    private readonly execution: ExecutionRepository,
+    private readonly store: LifecycleStore,
     private readonly queues: ActionQueues,
     private readonly metrics: PunctualMetrics,
   ) {}
@@ -61,7 +61,7 @@ export class ActionScheduler {
    */
   async apply(transition: Transition<ActionEntity>, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
     if (transition.history.length === 0) return transition.before;
-    const updated = await this.actions.applyIf(transition.before.id, transition, guard);
+    const updated = await this.store.persist(transition, { kind: 'revision', ...guard });
     if (updated && (updated.revision !== transition.before.revision || transition.finished)) {
       await this.queues.remove(transition.before);
       if (!transition.finished) await this.queues.enqueue([updated]);
@@ -81,7 +81,7 @@ export class ActionScheduler {
    * occurrence is then queued. Null when a takeover fenced the attempt off.
    */
   async recordOutcome(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
-    const updated = await this.execution.record(transition);
+    const updated = await this.store.persist(transition, { kind: 'claim' });
     if (updated?.status === ActionStatus.Pending) await this.queues.enqueue([updated]);
     return updated;
   }

@@ -1,4 +1,4 @@
-import { ActionState, HistoryDraft } from '@app/domain';
+import { ActionState } from '@app/domain';
 
 /** Where each lifecycle field lives in the `actions` table, and its Postgres type. */
 export const STATE_COLUMNS: { readonly [K in keyof ActionState]-?: readonly [column: string, sqlType: string] } = {
@@ -26,6 +26,9 @@ export const STATE_COLUMNS: { readonly [K in keyof ActionState]-?: readonly [col
   revision: ['revision', 'integer'],
 };
 
+/** The lifecycle fields, in one fixed order. */
+export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
+
 /** A field's value as a statement parameter (jsonb travels as JSON text). */
 export function columnValue(state: ActionState, field: keyof ActionState): unknown {
   const value = state[field];
@@ -34,22 +37,10 @@ export function columnValue(state: ActionState, field: keyof ActionState): unkno
 
 /** The fields whose value differs between two states. */
 export function changedFields(before: ActionState, after: ActionState): (keyof ActionState)[] {
-  return (Object.keys(STATE_COLUMNS) as (keyof ActionState)[]).filter((field) => !sameValue(before[field], after[field]));
+  return STATE_FIELDS.filter((field) => !sameValue(before[field], after[field]));
 }
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   return a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
-}
-
-/** History drafts as the parameters of `appendHistoryRowsSql`. */
-export function historyValues(actionId: string, drafts: readonly HistoryDraft[]): unknown[][] {
-  return [
-    drafts.map(() => actionId),
-    drafts.map((d) => d.occurrence),
-    drafts.map((d) => d.from),
-    drafts.map((d) => d.to),
-    drafts.map((d) => d.attempt),
-    drafts.map((d) => d.note),
-  ];
 }

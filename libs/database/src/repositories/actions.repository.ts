@@ -1,17 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { ActionState, ActionStatus, TERMINAL_STATUSES, Transition } from '@app/domain';
+import { TERMINAL_STATUSES } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { ActionListFilter, NewAction } from './action-query.types';
-import { STATE_COLUMNS, changedFields, columnValue, historyValues } from './action-state-columns';
+import { STATE_COLUMNS, STATE_FIELDS, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
-import { appendDraftsSql } from './history.repository';
-import { blankEntity, hydrate } from './hydrate';
+import { blankEntity } from './hydrate';
 import { IdempotencyKeyReusedError } from './idempotency-key-reused.error';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
-import { outboxInsertSql } from './webhook-outbox';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
 const IDEMPOTENCY_TTL = '24 hours';
@@ -20,7 +18,7 @@ const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
   ['id', 'uuid', (a) => a.id],
   ['action', 'varchar', (a) => a.action],
   ['api_key_id', 'varchar', (a) => a.apiKeyId],
-  ...(Object.keys(STATE_COLUMNS) as (keyof ActionState)[]).map(
+  ...STATE_FIELDS.map(
     (field) =>
       [
         STATE_COLUMNS[field][0],
@@ -131,41 +129,6 @@ export class ActionsRepository {
       });
     }
     return query.getMany();
-  }
-
-  /**
-   * Persists a lifecycle transition computed from `transition.before`, if the row is still in that
-   * state: the same revision, one of `guard.statuses`, and (for client changes) due after
-   * `guard.dueAfter`. Writes only the fields that changed, the history entries and the notice,
-   * in one statement. Returns null when the row no longer matches (someone else changed it first).
-   */
-  async applyIf(id: string, transition: Transition, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
-    const params: unknown[] = [id, transition.before.revision, guard.statuses, guard.dueAfter ?? null];
-    const assignments = changedFields(transition.before, transition.after).map((field) => {
-      params.push(columnValue(transition.after, field));
-      const [column, sqlType] = STATE_COLUMNS[field];
-      return `${column} = $${params.length}::${sqlType}`;
-    });
-    if (transition.after.status !== transition.before.status) assignments.push(`finished_at = ${transition.finished ? 'now()' : 'NULL'}`);
-    const notice = transition.notice;
-    params.push(notice?.type ?? null, notice?.occurrence ?? null, notice?.attempt ?? null, notice?.note ?? null);
-    const n = params.length - 3;
-    const history = historyValues(id, transition.history);
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `WITH changed AS (
-         UPDATE actions SET ${[...assignments, 'updated_at = now()'].join(', ')}
-         WHERE id = $1 AND revision = $2 AND status = ANY($3) AND ($4::timestamptz IS NULL OR execution_time > $4)
-         RETURNING *, $${n}::varchar AS notice_type, $${n + 1}::integer AS notice_occurrence,
-           $${n + 2}::integer AS notice_attempt, $${n + 3}::text AS notice_note
-       ), history AS (
-         ${appendDraftsSql('changed', params.length + 1)}
-       ), notices AS (
-         ${outboxInsertSql('changed', [])}
-       )
-       SELECT * FROM changed`,
-      [...params, ...history],
-    );
-    return rows.length === 0 ? null : hydrate<ActionEntity>(this.dataSource.getMetadata(ActionEntity), rows[0]);
   }
 
   /** Deletes a finished action, or a PENDING one due after `lockedBefore`. Returns whether a row went. */

@@ -2,14 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { ActionState, ActionStatus, Transition } from '@app/domain';
+import { ActionStatus } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
-import { STATE_COLUMNS, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
-import { blankEntity, hydrate } from './hydrate';
+import { hydrate } from './hydrate';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
-import { noticeColumns, outboxInsertSql } from './webhook-outbox';
 
 /** What a job found when it tried to claim its action. */
 export type ClaimResult =
@@ -29,42 +27,10 @@ interface ClaimRequest {
   token: string;
 }
 
-/** An outcome computed by the lifecycle, to be written only while `token` still holds the claim. */
-interface Outcome {
-  token: string;
-  transition: Transition<ActionEntity>;
-}
-
 const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
   ['id', 'uuid', (r) => r.id],
   ['revision', 'integer', (r) => r.revision],
   ['token', 'uuid', (r) => r.token],
-]);
-
-/** The lifecycle fields an attempt's outcome can change; the others are frozen while an action runs. */
-const OUTCOME_FIELDS: (keyof ActionState)[] = [
-  'status',
-  'retryCount',
-  'lastError',
-  'occurrence',
-  'executionRemainder',
-  'executionTime',
-  'nextAttemptAt',
-  'revision',
-];
-
-const OUTCOME_COLUMNS = new UnnestColumns<Outcome>([
-  ['id', 'uuid', (o) => o.transition.before.id],
-  ['token', 'uuid', (o) => o.token],
-  ['seen_cancel_requested_at', 'timestamptz', (o) => o.transition.before.cancelRequestedAt],
-  ...OUTCOME_FIELDS.map((field) => [STATE_COLUMNS[field][0], STATE_COLUMNS[field][1], (o: Outcome) => columnValue(o.transition.after, field)] as const),
-  ['finished', 'boolean', (o) => o.transition.finished],
-  ['entry_from', 'varchar', (o) => o.transition.history[0].from],
-  ['entry_to', 'varchar', (o) => o.transition.history[0].to],
-  ['entry_occurrence', 'integer', (o) => o.transition.history[0].occurrence],
-  ['entry_attempt', 'integer', (o) => o.transition.history[0].attempt],
-  ['entry_note', 'text', (o) => o.transition.history[0].note],
-  ...noticeColumns<Outcome>((o) => o.transition.notice),
 ]);
 
 /**
@@ -110,16 +76,14 @@ export const CLAIM_SQL = `WITH requested AS (
   ) a`;
 
 /**
- * The worker's state changes, each one conditional statement that writes the row and its history
- * entry together. A claim is a lease on Postgres's clock under a fresh fencing token: renewed while
- * the attempt runs, taken over only once it lapsed, and an outcome is written only with the token
- * that still holds it. Concurrent jobs share statements (GroupCommit); rows are locked in id order,
- * so batches running side by side on several workers cannot deadlock.
+ * The worker's claims: a claim is a lease on Postgres's clock under a fresh fencing token, renewed
+ * while the attempt runs and taken over only once it lapsed; the attempt's outcome is written by
+ * `LifecycleStore` only while that token holds. Concurrent claims share statements (GroupCommit);
+ * rows are locked in id order, so batches running side by side on several workers cannot deadlock.
  */
 @Injectable()
 export class ExecutionRepository {
   private readonly claims = new GroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
-  private readonly outcomes = new GroupCommit<Outcome, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -142,16 +106,6 @@ export class ExecutionRepository {
     return renewed === 1;
   }
 
-  /**
-   * Writes an outcome the lifecycle computed from the claimed row, if the claim still holds
-   * (same token, still IN_PROGRESS) and no cancellation was asked for since that row was read
-   * (the outcome would ignore it). Returns null otherwise: see `claimed` for which.
-   */
-  record(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
-    if (transition.history.length !== 1) throw new Error('An attempt outcome writes exactly one history entry');
-    return this.outcomes.submit({ token: transition.before.claimToken!, transition });
-  }
-
   /** The action as it is now if `token` still holds its claim, else null (a takeover fenced it off). */
   async claimed(id: string, token: string): Promise<ActionEntity | null> {
     return this.dataSource.getRepository(ActionEntity).findOneBy({ id, claimToken: token, status: ActionStatus.InProgress });
@@ -170,65 +124,4 @@ export class ExecutionRepository {
       return { kind: 'claimed', action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === 'IN_PROGRESS' };
     });
   }
-
-  private async recordMany(outcomes: Outcome[]): Promise<(ActionEntity | null)[]> {
-    const set = OUTCOME_FIELDS.map((field) => `${STATE_COLUMNS[field][0]} = t.${STATE_COLUMNS[field][0]}`).join(', ');
-    const rows = await preparedQuery<RecordedRow>(
-      this.dataSource,
-      'punctual_record_outcome',
-      `WITH target AS (
-         SELECT * FROM ${OUTCOME_COLUMNS.rows('t')}
-       ), locked AS (
-         SELECT t.* FROM actions a JOIN target t ON a.id = t.id AND a.claim_token = t.token
-         WHERE a.status = 'IN_PROGRESS' AND a.cancel_requested_at IS NOT DISTINCT FROM t.seen_cancel_requested_at
-         ORDER BY a.id FOR UPDATE OF a
-       ), changed AS (
-         UPDATE actions a SET ${set}, finished_at = CASE WHEN t.finished THEN now() END,
-           claim_token = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claim_token END,
-           claimed_until = CASE WHEN t.status = 'IN_PROGRESS' THEN a.claimed_until END,
-           updated_at = clock_timestamp()
-         FROM locked t WHERE a.id = t.id
-         RETURNING a.*, t.entry_from, t.entry_to, t.entry_occurrence, t.entry_attempt, t.entry_note,
-           t.notice_type, t.notice_occurrence, t.notice_attempt, t.notice_note
-       ), history AS (
-         INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-         SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
-       ), notices AS (
-         ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
-       )
-       SELECT id, finished_at, claim_token, claimed_until, updated_at FROM changed`,
-      OUTCOME_COLUMNS.values(outcomes),
-    );
-    const metadata = this.dataSource.getMetadata(ActionEntity);
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return outcomes.map((outcome) => {
-      const row = byId.get(outcome.transition.before.id);
-      byId.delete(outcome.transition.before.id);
-      return row ? recordedAction(blankEntity<ActionEntity>(metadata), outcome.transition, row) : null;
-    });
-  }
-}
-
-/** What the outcome statement returns of each row it wrote: the columns Postgres fills. */
-interface RecordedRow {
-  id: string;
-  finished_at: Date | null;
-  claim_token: string | null;
-  claimed_until: Date | null;
-  updated_at: Date;
-}
-
-/**
- * The action as the outcome statement left it, without reading it back: the claimed row, the
- * outcome's fields as the lifecycle computed them (the others are frozen while an action runs),
- * and what Postgres filled in.
- */
-function recordedAction(entity: ActionEntity, { before, after }: Transition<ActionEntity>, row: RecordedRow): ActionEntity {
-  Object.assign(entity, before);
-  for (const field of OUTCOME_FIELDS) (entity as unknown as Record<string, unknown>)[field] = after[field];
-  entity.finishedAt = row.finished_at;
-  entity.claimToken = row.claim_token;
-  entity.claimedUntil = row.claimed_until;
-  entity.updatedAt = row.updated_at;
-  return entity;
 }

@@ -5,18 +5,6 @@ import { ActionHistoryEntity } from '../entities/action-history.entity';
 import { ActionStatus } from '@app/domain';
 import { preparedQuery } from './prepared-query';
 
-/**
- * An `INSERT` appending the history drafts passed as six array parameters from `$first` on
- * (see `historyValues`), once per row of `source`: nothing is written when the change matched no row.
- */
-export function appendDraftsSql(source: string, first: number): string {
-  const p = (i: number) => `$${first + i}`;
-  return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT h.action_id, h.occurrence, h.from_status, h.to_status, h.attempt, h.note, clock_timestamp()
-    FROM ${source}, unnest(${p(0)}::uuid[], ${p(1)}::integer[], ${p(2)}::varchar[], ${p(3)}::varchar[], ${p(4)}::integer[], ${p(5)}::text[])
-      AS h(action_id, occurrence, from_status, to_status, attempt, note)`;
-}
-
 const HISTORY_PAGE_SQL = `SELECT id, (at AT TIME ZONE 'UTC')::text AS at_utc, (due_at AT TIME ZONE 'UTC')::text AS due_at_utc, from_status, to_status, occurrence, attempt, note
   FROM action_history WHERE action_id = $1 AND id > $2 ORDER BY id LIMIT $3`;
 

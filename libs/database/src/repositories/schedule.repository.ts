@@ -1,24 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { hydrate } from './hydrate';
-import { UnnestColumns } from './unnest-columns';
-import { noticeColumns, outboxInsertSql } from './webhook-outbox';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
 const PROMOTER_LOCK = 0x70756e63; // "punc"
-
-const NO_ACTION_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
-  ['id', 'uuid', (t) => t.before.id],
-  ['revision', 'integer', (t) => t.before.revision],
-  ['status', 'varchar', (t) => t.after.status],
-  ['last_error', 'text', (t) => t.after.lastError],
-  ['entry_to', 'varchar', (t) => t.history[0].to],
-  ['entry_note', 'text', (t) => t.history[0].note],
-  ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
-]);
 
 /** The columns a job needs: what ActionQueues.enqueue takes. */
 export type QueueableAction = Pick<ActionEntity, 'id' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
@@ -91,31 +78,6 @@ export class ScheduleRepository {
       [knownTypes, limit],
     );
     return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
-  }
-
-  /**
-   * Persists NO_ACTION transitions of PENDING rows in one statement; a row changed meanwhile is
-   * left alone. Returns the rows it ended.
-   */
-  async recordNoAction(transitions: readonly Transition<ActionEntity>[]): Promise<Pick<ActionEntity, 'id' | 'action'>[]> {
-    if (transitions.length === 0) return [];
-    const rows: Pick<ActionEntity, 'id' | 'action'>[] = await this.dataSource.query(
-      `WITH target AS (
-         SELECT * FROM ${NO_ACTION_COLUMNS.rows('t')}
-       ), changed AS (
-         UPDATE actions a SET status = t.status, last_error = t.last_error, finished_at = now(), updated_at = clock_timestamp()
-         FROM target t WHERE a.id = t.id AND a.revision = t.revision AND a.status = 'PENDING'
-         RETURNING a.*, t.entry_to, t.entry_note, t.notice_type, t.notice_occurrence, t.notice_attempt, t.notice_note
-       ), history AS (
-         INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-         SELECT id, occurrence, 'PENDING', entry_to, 0, entry_note, clock_timestamp() FROM changed
-       ), notices AS (
-         ${outboxInsertSql('changed', ['entry_to', 'entry_note'])}
-       )
-       SELECT id, action FROM changed`,
-      NO_ACTION_COLUMNS.values(transitions),
-    );
-    return rows;
   }
 
   /**

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
+import { ActionState, ActionStatus, LifecycleEvent, Transition, transition } from '@app/domain';
+import { NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+
+// Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history
+// entry and the webhook event written must be exactly what transition() decided, so the SQL
+// cannot drift from the lifecycle.
+
+const STATE_FIELDS: (keyof ActionState)[] = [
+  'status',
+  'occurrence',
+  'retryCount',
+  'lastError',
+  'executionTime',
+  'nextAttemptAt',
+  'scheduleAnchor',
+  'repeat',
+  'frequency',
+  'cron',
+  'timezone',
+  'executionRemainder',
+  'endAt',
+  'retryPolicy',
+  'misfirePolicy',
+  'data',
+  'metadata',
+  'callbackUrl',
+  'dataKeyId',
+  'callbackKeyId',
+  'cancelRequestedAt',
+  'revision',
+];
+
+/** The guard each kind of writer uses: a worker writes an attempt's end under its claim, anyone else at the revision read. */
+function guardOf(before: ActionState, event: LifecycleEvent): TransitionGuard {
+  const attemptEnd = ['succeeded', 'failed', 'interrupted', 'typeUnknown'].includes(event.type);
+  return attemptEnd && before.status === ActionStatus.InProgress ? { kind: 'claim' } : { kind: 'revision', statuses: [before.status] };
+}
+
+const stateOf = (action: ActionState) => Object.fromEntries(STATE_FIELDS.map((field) => [field, action[field]]));
+
+describe('The store persists exactly what the lifecycle decided (every case of its table)', () => {
+  let api: ApiTestApp;
+  let store: LifecycleStore;
+
+  beforeAll(async () => {
+    api = await startCleanApiApp();
+    store = api.app.get(LifecycleStore);
+  });
+  afterAll(() => api.close());
+
+  /** Stores `state` as an action, claimed when IN_PROGRESS, and reads it back as the writers do. */
+  async function stored(state: ActionState): Promise<ActionEntity> {
+    const id = randomUUID();
+    // A callback URL makes every notice land in the outbox, subscription or not.
+    const withCallback = { ...state, callbackUrl: 'https://example.com/punctual-events' };
+    await api.app.get(ActionsRepository).createMany([
+      {
+        id,
+        action: 'HTTP_REQUEST',
+        apiKeyId: 'test-key',
+        state: withCallback,
+        history: { from: null, to: state.status, occurrence: state.occurrence, attempt: 0, note: 'case' },
+      },
+    ]);
+    if (state.status === ActionStatus.InProgress) {
+      await api.db.query(`UPDATE actions SET claim_token = $2, claimed_until = now() + interval '1 hour' WHERE id = $1`, [id, randomUUID()]);
+    }
+    return (await api.app.get(ActionsRepository).findById(id))!;
+  }
+
+  async function persisted(id: string) {
+    const row = (await api.app.get(ActionsRepository).findById(id))!;
+    const history = await api.db.query(
+      `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id DESC LIMIT 1`,
+      [id],
+    );
+    const events = await api.db.query(`SELECT type, occurrence, attempt, note FROM webhook_events WHERE action_id = $1`, [id]);
+    return { row, lastEntry: history[0], events };
+  }
+
+  function expectWritten(t: Transition<ActionEntity>, written: ActionEntity | null, found: Awaited<ReturnType<typeof persisted>>): void {
+    expect(written).not.toBeNull();
+    expect(stateOf(found.row)).toEqual(stateOf(t.after));
+    expect(stateOf(written!)).toEqual(stateOf(t.after));
+    expect(found.row.finishedAt !== null).toBe(t.finished);
+    expect(found.row.claimToken !== null).toBe(t.after.status === ActionStatus.InProgress);
+    expect(found.lastEntry).toEqual(t.history[0]);
+    expect(found.events).toEqual(
+      t.notice ? [{ type: t.notice.type, occurrence: t.notice.occurrence, attempt: t.notice.attempt, note: t.notice.note }] : [],
+    );
+  }
+
+  it.each(TRANSITION_CASES.map(([name, before, event]) => [name, before, event] as const))('%s', async (_name, before, event) => {
+    const action = await stored(before);
+    const t = transition(action, event);
+    const written = await store.persist(t, guardOf(action, event));
+    expectWritten(t, written, await persisted(action.id));
+  });
+
+  it.each(NOTICE_CASES.map(([name, before, event]) => [name, before, event] as const))('notice of %s', async (_name, before, event) => {
+    const action = await stored(before);
+    const t = transition(action, event);
+    const written = await store.persist(t, guardOf(action, event));
+    expectWritten(t, written, await persisted(action.id));
+  });
+
+  it('writes nothing, and answers null, when the row moved on since it was read', async () => {
+    const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending });
+    const first = transition(action, { type: 'patched', by: 'test-key', changes: { executionTime: new Date(Date.now() + 3_600_000) } });
+    expect(await store.persist(first, { kind: 'revision', statuses: [ActionStatus.Pending] })).not.toBeNull();
+    const stale = transition(action, { type: 'typeUnknown', note: 'stale' });
+    expect(await store.persist(stale, { kind: 'revision', statuses: [ActionStatus.Pending] })).toBeNull();
+    const found = await persisted(action.id);
+    expect(stateOf(found.row)).toEqual(stateOf(first.after));
+    expect(found.lastEntry).toEqual(first.history[0]);
+    expect(found.events).toEqual([]);
+  });
+
+  it('keeps both of two changes of different fields read at the same revision', async () => {
+    const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: new Date(Date.now() + 3_600_000) });
+    const metadata = transition(action, { type: 'patched', by: 'test-key', changes: { metadata: { plan: 'pro' } } });
+    const data = transition(action, { type: 'patched', by: 'test-key', changes: { data: { url: 'https://example.com/other' } } });
+    const guard: TransitionGuard = { kind: 'revision', statuses: [ActionStatus.Pending] };
+    const [first, second] = await Promise.all([store.persist(metadata, guard), store.persist(data, guard)]);
+    expect(first).not.toBeNull();
+    // In one batch the second finds the first's write and is refused (its caller reads again); one after the other, both stand.
+    const row = (await persisted(action.id)).row;
+    expect(row.metadata).toEqual({ plan: 'pro' });
+    if (second) expect(row.data).toEqual({ url: 'https://example.com/other' });
+    else expect(row.data).toEqual(action.data);
+  });
+});
