@@ -132,4 +132,16 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     if (second) expect(row.data).toEqual({ url: 'https://example.com/other' });
     else expect(row.data).toEqual(action.data);
   });
+
+  it('deletes only while its guard holds: the revision read, the status, and a due time after the lock window', async () => {
+    const later = new Date(Date.now() + 3_600_000);
+    const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: later, nextAttemptAt: later });
+    const exists = async () => (await api.app.get(ActionsRepository).findById(action.id)) !== null;
+    expect(await store.delete(action, { statuses: [ActionStatus.Pending], dueAfter: new Date(later.getTime() + 1) })).toBe(false);
+    expect(await store.delete({ ...action, revision: action.revision + 1 }, { statuses: [ActionStatus.Pending] })).toBe(false);
+    expect(await store.delete(action, { statuses: [ActionStatus.Failed] })).toBe(false);
+    expect(await exists()).toBe(true);
+    expect(await store.delete(action, { statuses: [ActionStatus.Pending], dueAfter: new Date(later.getTime() - 1) })).toBe(true);
+    expect(await exists()).toBe(false);
+  });
 });

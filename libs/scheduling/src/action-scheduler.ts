@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActionStatus, Transition } from '@app/domain';
+import { ActionStatus, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity, ActionsRepository, IdempotentCreate, LifecycleStore, NewAction } from '@app/database';
 import { ACTION_ID, PunctualMetrics, annotateActiveSpan } from '@app/observability';
 import { ActionQueues } from './action-queues';
@@ -59,7 +59,7 @@ export class ActionScheduler {
    * queued job; a finished action keeps none. A transition that changes nothing writes nothing.
    * Returns null when the row changed meanwhile.
    */
-  async apply(transition: Transition<ActionEntity>, guard: { statuses: readonly ActionStatus[]; dueAfter?: Date }): Promise<ActionEntity | null> {
+  async apply(transition: Transition<ActionEntity>, guard: UnlockedGuard): Promise<ActionEntity | null> {
     if (transition.history.length === 0) return transition.before;
     const updated = await this.store.persist(transition, { kind: 'revision', ...guard });
     if (updated && (updated.revision !== transition.before.revision || transition.finished)) {
@@ -69,9 +69,9 @@ export class ActionScheduler {
     return updated;
   }
 
-  /** Deletes the action if finished, or PENDING and due after `lockedBefore`; its job goes too. */
-  async delete(action: ActionEntity, lockedBefore: Date): Promise<boolean> {
-    const deleted = await this.actions.deleteUnlocked(action.id, lockedBefore);
+  /** Deletes the action if it is still as read and `guard` holds (see `unlockedGuard`); its job goes too. */
+  async delete(action: ActionEntity, guard: UnlockedGuard): Promise<boolean> {
+    const deleted = await this.store.delete(action, guard);
     if (deleted) await this.queues.remove(action);
     return deleted;
   }

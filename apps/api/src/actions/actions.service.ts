@@ -2,18 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { ActionCountsRepository, ActionEntity, ActionStats, ActionsRepository, HistoryRecord, HistoryRepository, NewAction } from '@app/database';
-import {
-  ActionStatus,
-  Clock,
-  LifecycleEvent,
-  MisfirePolicy,
-  TransitionRefusedError,
-  assertUnlocked,
-  lockedBefore,
-  newActionState,
-  transition,
-  upcomingOccurrences,
-} from '@app/domain';
+import { Clock, LifecycleEvent, MisfirePolicy, TransitionRefusedError, unlockedGuard, newActionState, transition, upcomingOccurrences } from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
@@ -148,23 +137,18 @@ export class ActionsService {
    */
   async update(id: string, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
     return this.changeUntilSettled(id, async (current) => {
-      const now = this.clock.now();
-      assertUnlocked(current, 'changed', now, this.config.scheduling.lockWindowMs);
+      const guard = unlockedGuard(current, 'changed', this.clock.now(), this.config.scheduling.lockWindowMs);
       if (dto.data) await this.types.validateData(current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
-      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), {
-        statuses: [ActionStatus.Pending],
-        dueAfter: lockedBefore(now, this.config.scheduling.lockWindowMs),
-      });
+      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), guard);
     });
   }
 
   /** Deletes a finished action, or a PENDING one outside the lock window (409 otherwise); it never runs. */
   async remove(id: string): Promise<void> {
     await this.changeUntilSettled(id, async (current) => {
-      const now = this.clock.now();
-      assertUnlocked(current, 'deleted', now, this.config.scheduling.lockWindowMs);
-      return (await this.scheduler.delete(current, lockedBefore(now, this.config.scheduling.lockWindowMs))) ? current : null;
+      const guard = unlockedGuard(current, 'deleted', this.clock.now(), this.config.scheduling.lockWindowMs);
+      return (await this.scheduler.delete(current, guard)) ? current : null;
     });
   }
 

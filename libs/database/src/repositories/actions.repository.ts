@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { TERMINAL_STATUSES } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { ActionListFilter, NewAction } from './action-query.types';
 import { STATE_COLUMNS, STATE_FIELDS, columnValue } from './action-state-columns';
@@ -129,16 +128,6 @@ export class ActionsRepository {
       });
     }
     return query.getMany();
-  }
-
-  /** Deletes a finished action, or a PENDING one due after `lockedBefore`. Returns whether a row went. */
-  async deleteUnlocked(id: string, lockedBefore: Date): Promise<boolean> {
-    const [, affected]: [unknown[], number] = await this.dataSource.query(
-      `DELETE FROM actions WHERE id = $1
-         AND (status = ANY($2) OR (status = 'PENDING' AND execution_time > $3))`,
-      [id, TERMINAL_STATUSES, lockedBefore],
-    );
-    return affected > 0;
   }
 
   /**

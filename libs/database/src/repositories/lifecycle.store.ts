@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { ActionState, ActionStatus, Transition } from '@app/domain';
+import { ActionState, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { STATE_COLUMNS, STATE_FIELDS, changedFields, columnValue } from './action-state-columns';
 import { GroupCommit } from './group-commit';
@@ -16,7 +16,7 @@ export type TransitionGuard =
    * A change by a client or the promoter: the row is at the revision it was read at and in one of
    * `statuses`; with `dueAfter`, its occurrence is also still due after it (outside the lock window).
    */
-  | { readonly kind: 'revision'; readonly statuses: readonly ActionStatus[]; readonly dueAfter?: Date }
+  | ({ readonly kind: 'revision' } & UnlockedGuard)
   /** An attempt's outcome: the claim it was computed under still holds, and no cancellation arrived since it was read. */
   | { readonly kind: 'claim' };
 
@@ -66,6 +66,11 @@ const SET_CHANGED_FIELDS = STATE_FIELDS.map((field) => {
   return `${column} = CASE WHEN t.changed & ${BIT[field]} <> 0 THEN t.${column}${sqlType === 'jsonb' ? '::jsonb' : ''} ELSE a.${column} END`;
 }).join(',\n           ');
 
+/** The revision guard of `alias`'s row as SQL: still at `revision`, in one of `statuses`, and due after `dueAfter` when it is not null. */
+function revisionGuardSql(alias: string, revision: string, statuses: string, dueAfter: string): string {
+  return `${alias}.revision = ${revision} AND ${alias}.status = ANY(${statuses}) AND (${dueAfter} IS NULL OR ${alias}.execution_time > ${dueAfter})`;
+}
+
 /**
  * Writes transitions, each under its guard, with their history entries and webhook notices, in one
  * statement. Only changed fields are written, so two changes of different fields read at the same
@@ -84,8 +89,7 @@ export const WRITE_TRANSITIONS_SQL = `WITH target AS (
     WHERE CASE WHEN t.guard_token IS NOT NULL
       THEN a.claim_token = t.guard_token AND a.status = 'IN_PROGRESS'
         AND a.cancel_requested_at IS NOT DISTINCT FROM t.seen_cancel_requested_at
-      ELSE a.revision = t.guard_revision AND a.status = ANY(string_to_array(t.guard_statuses, ','))
-        AND (t.guard_due_after IS NULL OR a.execution_time > t.guard_due_after)
+      ELSE ${revisionGuardSql('a', 't.guard_revision', "string_to_array(t.guard_statuses, ',')", 't.guard_due_after')}
     END
     -- Rows are locked in id order, so batches running side by side cannot deadlock.
     ORDER BY a.id FOR UPDATE OF a
@@ -108,6 +112,9 @@ export const WRITE_TRANSITIONS_SQL = `WITH target AS (
   SELECT ord, finished_at, claim_token, claimed_until, updated_at,
     CASE WHEN guard_token IS NULL THEN to_jsonb(c) - ARRAY[${[...WRITE_EXTRA_COLUMNS, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note'].map((c) => `'${c}'`).join(', ')}] END AS row_json
   FROM changed c`;
+
+/** Deletes an action under a revision guard. */
+const DELETE_SQL = `DELETE FROM actions a WHERE a.id = $1 AND ${revisionGuardSql('a', '$2::integer', '$3::varchar[]', '$4::timestamptz')}`;
 
 /** What the statement answers for each row it wrote. */
 interface WrittenRow {
@@ -139,6 +146,12 @@ export class LifecycleStore {
     if (transition.history.length > 1) throw new Error('A transition writes at most one history entry');
     if (guard.kind === 'claim' && !transition.before.claimToken) throw new Error('An outcome is written only under the claim it was computed with');
     return this.writes.submit({ transition, guard, changed: changedFields(transition.before, transition.after), ord: 0 });
+  }
+
+  /** Deletes the action if it is still at the revision read and `guard` holds; whether it went. */
+  async delete(action: ActionEntity, guard: UnlockedGuard): Promise<boolean> {
+    const [, deleted]: [unknown, number] = await this.dataSource.query(DELETE_SQL, [action.id, action.revision, guard.statuses, guard.dueAfter ?? null]);
+    return deleted === 1;
   }
 
   private async writeMany(writes: Write[]): Promise<(ActionEntity | null)[]> {

@@ -3,7 +3,7 @@ import { ActionStatus, Frequency, MisfirePolicy, TERMINAL_STATUSES } from '../ac
 import { ActionState, Transition } from './action-state';
 import { ActionChanges, LifecycleEvent, transition } from './lifecycle';
 import { InvalidChangeError, TransitionRefusedError } from './lifecycle.errors';
-import { assertUnlocked } from './lock-window';
+import { unlockedGuard } from './lock-window';
 import { ActionRequest, newActionState } from './new-action-state';
 import { ActionRetryPolicy, RetryOverrides, RetryPolicy, effectiveRetryPolicy } from './retry-policy';
 
@@ -145,7 +145,7 @@ function eventOf(s: EventStep, world: World, policy: RetryPolicy): LifecycleEven
 function applied(world: World, event: LifecycleEvent): Transition | null {
   try {
     // The API checks the lock window before it applies a client's change.
-    if (event.type === 'patched') assertUnlocked({ ...world.state, id: 'a1' }, 'changed', new Date(world.now), LOCK_WINDOW_MS);
+    if (event.type === 'patched') unlockedGuard({ ...world.state, id: 'a1' }, 'changed', new Date(world.now), LOCK_WINDOW_MS);
     return transition(world.state, event);
   } catch (error) {
     if (error instanceof TransitionRefusedError || error instanceof InvalidChangeError) return null;

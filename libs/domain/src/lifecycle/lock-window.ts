@@ -18,19 +18,29 @@ export function coversItsOccurrence(state: Pick<ActionState, 'status' | 'executi
 }
 
 /**
+ * What storage must find still true of a row for a client's change or deletion to be written: the
+ * status it was read in and, while PENDING, an occurrence due after the lock window. Storage
+ * enforces it in the same statement as the write, so a race with a claim is decided there.
+ */
+export interface UnlockedGuard {
+  readonly statuses: readonly ActionStatus[];
+  readonly dueAfter?: Date;
+}
+
+/**
  * The lock-window rule: a PENDING action can be changed or deleted only while it is due more
  * than the lock window ahead; IN_PROGRESS is always locked; finished actions can be deleted but
- * not changed. Throws the reason when the action is locked. Storage re-checks the same condition
- * in its conditional statement, so a race is decided there.
+ * not changed. Throws the reason when the action is locked; otherwise answers the guard under
+ * which storage writes the change.
  */
-export function assertUnlocked(state: ActionState & { id: string }, verb: 'changed' | 'deleted', now: Date, lockWindowMs: number): void {
+export function unlockedGuard(state: ActionState & { id: string }, verb: 'changed' | 'deleted', now: Date, lockWindowMs: number): UnlockedGuard {
   // A locked action can still be stopped: a refused delete says how.
   const stop = verb === 'deleted' ? `; to stop it, use POST /actions/${state.id}/cancel` : '';
   if (state.status === ActionStatus.InProgress) {
     throw new TransitionRefusedError(`Action ${state.id} is IN_PROGRESS (running now) and cannot be ${verb}${stop}`);
   }
   if (TERMINAL_STATUSES.includes(state.status)) {
-    if (verb === 'deleted') return;
+    if (verb === 'deleted') return { statuses: [state.status] };
     throw new TransitionRefusedError(`Action ${state.id} is ${state.status}; finished actions can be deleted but not changed`);
   }
   if (coversItsOccurrence(state, now, lockWindowMs)) {
@@ -39,4 +49,5 @@ export function assertUnlocked(state: ActionState & { id: string }, verb: 'chang
         `it can only be ${verb} while its executionTime is further ahead${stop}`,
     );
   }
+  return { statuses: [state.status], dueAfter: lockedBefore(now, lockWindowMs) };
 }
