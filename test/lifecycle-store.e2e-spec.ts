@@ -1,37 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, LifecycleEvent, Transition, transition } from '@app/domain';
+import { STATE_FIELDS } from '../libs/database/src/repositories/action-state-columns';
 import { NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
 // Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history
 // entry and the webhook event written must be exactly what transition() decided, so the SQL
 // cannot drift from the lifecycle.
-
-const STATE_FIELDS: (keyof ActionState)[] = [
-  'status',
-  'occurrence',
-  'retryCount',
-  'lastError',
-  'executionTime',
-  'nextAttemptAt',
-  'scheduleAnchor',
-  'repeat',
-  'frequency',
-  'cron',
-  'timezone',
-  'executionRemainder',
-  'endAt',
-  'retryPolicy',
-  'misfirePolicy',
-  'data',
-  'metadata',
-  'callbackUrl',
-  'dataKeyId',
-  'callbackKeyId',
-  'cancelRequestedAt',
-  'revision',
-];
 
 /** The guard each kind of writer uses: a worker writes an attempt's end under its claim, anyone else at the revision read. */
 function guardOf(before: ActionState, event: LifecycleEvent): TransitionGuard {
