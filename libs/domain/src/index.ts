@@ -1,6 +1,7 @@
 export * from './action-vocabulary';
 export * from './backoff-policy';
 export * from './clock';
+export * from './error-code';
 export * from './next-retry-delay';
 export * from './schedule';
 export * from './lifecycle';

@@ -1,8 +1,10 @@
-import { ActionStatus, ALL_STATUSES } from '@app/domain';
+import { ActionStatus, ALL_STATUSES, ErrorCode, PunctualDomainError } from '@app/domain';
 import { DEFAULT_PAGE_SIZE, ListFilters } from './views/action-list.view';
 
 /** A console request names a value it cannot use; the message names the field. → 400 page */
-export class ConsoleInputError extends Error {
+export class ConsoleInputError extends PunctualDomainError {
+  readonly code = ErrorCode.InvalidConsoleInput;
+
   constructor(
     readonly field: string,
     problem: string,

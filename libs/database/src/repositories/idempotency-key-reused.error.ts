@@ -1,5 +1,9 @@
+import { ErrorCode, PunctualDomainError } from '@app/domain';
+
 /** An `Idempotency-Key` came back within its 24 h with a body other than the one it was first used with. */
-export class IdempotencyKeyReusedError extends Error {
+export class IdempotencyKeyReusedError extends PunctualDomainError {
+  readonly code = ErrorCode.IdempotencyKeyReused;
+
   constructor(readonly key: string) {
     super(
       `Idempotency-Key "${key}" was already used with a different body in the last 24 hours; nothing was created. ` +

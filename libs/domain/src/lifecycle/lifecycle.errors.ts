@@ -1,5 +1,9 @@
+import { ErrorCode, PunctualDomainError } from '../error-code';
+
 /** The event does not apply to the action in its current state (running, finished, locked). → 409 */
-export class TransitionRefusedError extends Error {
+export class TransitionRefusedError extends PunctualDomainError {
+  readonly code = ErrorCode.TransitionRefused;
+
   constructor(message: string) {
     super(message);
     this.name = 'TransitionRefusedError';
@@ -7,7 +11,9 @@ export class TransitionRefusedError extends Error {
 }
 
 /** The change would leave the action in a state the lifecycle cannot run (e.g. repeating without a frequency). → 400 */
-export class InvalidChangeError extends Error {
+export class InvalidChangeError extends PunctualDomainError {
+  readonly code = ErrorCode.InvalidChange;
+
   constructor(message: string) {
     super(message);
     this.name = 'InvalidChangeError';

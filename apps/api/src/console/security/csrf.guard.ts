@@ -1,11 +1,14 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
+import { ErrorCode, PunctualDomainError } from '@app/domain';
 import { CSRF_FIELD } from '../views/fragments';
 import { ConsoleLocals } from './console-session.middleware';
 import { CsrfTokens } from './csrf-tokens';
 
 /** A state-changing console request failed the CSRF checks. → 403 page */
-export class CsrfRefusedError extends Error {
+export class CsrfRefusedError extends PunctualDomainError {
+  readonly code = ErrorCode.CsrfRefused;
+
   constructor(reason: string) {
     super(`This request was refused because ${reason}. Reload the page and try again.`);
     this.name = 'CsrfRefusedError';
