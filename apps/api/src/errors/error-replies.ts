@@ -1,9 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
-import { IdempotencyKeyReusedError } from '@app/database';
-import { InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
-import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
-import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
-import { ActionNotFoundError, InvalidRequestError } from './action.errors';
+import { InvalidActionDataError } from '@app/action-types';
+import { ErrorCode, PunctualDomainError } from '@app/domain';
 
 /** The error body every door answers with: Nest's usual JSON shape. */
 export interface ErrorReply {
@@ -12,29 +9,40 @@ export interface ErrorReply {
   message: string | string[];
 }
 
-const STATUS_BY_ERROR: [new (...args: never[]) => Error, HttpStatus, string][] = [
-  [ActionNotFoundError, HttpStatus.NOT_FOUND, 'Not Found'],
-  [WebhookNotFoundError, HttpStatus.NOT_FOUND, 'Not Found'],
-  [WebhooksNotConfiguredError, HttpStatus.SERVICE_UNAVAILABLE, 'Service Unavailable'],
-  [TooManySubscriptionsError, HttpStatus.CONFLICT, 'Conflict'],
-  [TransitionRefusedError, HttpStatus.CONFLICT, 'Conflict'],
-  [InvalidChangeError, HttpStatus.BAD_REQUEST, 'Bad Request'],
-  [InvalidRequestError, HttpStatus.BAD_REQUEST, 'Bad Request'],
-  [InvalidActionDataError, HttpStatus.BAD_REQUEST, 'Bad Request'],
-  [UnknownActionTypeError, HttpStatus.BAD_REQUEST, 'Bad Request'],
-  [IdempotencyKeyReusedError, HttpStatus.UNPROCESSABLE_ENTITY, 'Unprocessable Entity'],
-];
+/** What an error code is answered with, over HTTP and RPC and on the console's pages. */
+export interface ErrorAnswer {
+  status: HttpStatus;
+  error: string;
+}
 
-/** The domain error classes that `domainErrorReply` maps, for `@Catch`. */
-export const DOMAIN_ERRORS = STATUS_BY_ERROR.map(([type]) => type);
+/** The one place an error becomes a status: by its code, so the compiler asks for an answer to every new code. */
+export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
+  [ErrorCode.ActionNotFound]: { status: HttpStatus.NOT_FOUND, error: 'Not Found' },
+  [ErrorCode.WebhookNotFound]: { status: HttpStatus.NOT_FOUND, error: 'Not Found' },
+  [ErrorCode.TransitionRefused]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
+  [ErrorCode.TooManySubscriptions]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
+  [ErrorCode.InvalidChange]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },
+  [ErrorCode.InvalidRequest]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },
+  [ErrorCode.InvalidActionData]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },
+  [ErrorCode.UnknownActionType]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },
+  [ErrorCode.InvalidConsoleInput]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },
+  [ErrorCode.IdempotencyKeyReused]: { status: HttpStatus.UNPROCESSABLE_ENTITY, error: 'Unprocessable Entity' },
+  [ErrorCode.SignatureRefused]: { status: HttpStatus.UNAUTHORIZED, error: 'Unauthorized' },
+  [ErrorCode.CsrfRefused]: { status: HttpStatus.FORBIDDEN, error: 'Forbidden' },
+  [ErrorCode.WebhooksNotConfigured]: { status: HttpStatus.SERVICE_UNAVAILABLE, error: 'Service Unavailable' },
+  [ErrorCode.StoreUnavailable]: { status: HttpStatus.SERVICE_UNAVAILABLE, error: 'Service Unavailable' },
+  [ErrorCode.StoreTimedOut]: { status: HttpStatus.SERVICE_UNAVAILABLE, error: 'Service Unavailable' },
+};
 
-/** The answer to a domain error, by its class; null for any other error. HTTP and RPC both answer with it. */
-export function domainErrorReply(error: unknown): ErrorReply | null {
-  const match = STATUS_BY_ERROR.find(([type]) => error instanceof type);
-  if (!match) return null;
-  const [, statusCode, label] = match;
-  const message = error instanceof InvalidActionDataError ? error.problems : (error as Error).message;
-  return { statusCode, error: label, message };
+/** The body that answers `code` with `message`. */
+export function errorReply(code: ErrorCode, message: string | string[]): ErrorReply {
+  const { status, error } = ERROR_ANSWERS[code];
+  return { statusCode: status, error, message };
+}
+
+/** The answer to an error of ours, HTTP and RPC alike; invalid data lists its problems, one per field. */
+export function domainErrorReply(error: PunctualDomainError): ErrorReply {
+  return errorReply(error.code, error instanceof InvalidActionDataError ? error.problems : error.message);
 }
 
 /** The body Nest answers an `HttpException` with (the guard's 401, the validation pipe's 400, …), always in the error shape. */

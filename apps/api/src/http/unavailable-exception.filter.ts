@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import { AbstractHttpAdapter, BaseExceptionFilter } from '@nestjs/core';
 import { Response } from 'express';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, isStatementCancelled } from '@app/database';
+import { ErrorCode } from '@app/domain';
+import { ErrorReply, errorReply } from '../errors/error-replies';
 
 /**
  * Postgres unreachable, or a statement cancelled by the statement timeout → 503 with a message a
@@ -20,22 +22,25 @@ export class UnavailableExceptionFilter extends BaseExceptionFilter implements E
   }
 
   catch(error: unknown, host: ArgumentsHost): void {
-    const message = unavailableMessage(error, this.statementTimeoutMs);
-    if (message === null) {
+    const reply = unavailableReply(error, this.statementTimeoutMs);
+    if (reply === null) {
       super.catch(error, host);
       return;
     }
-    this.logger.warn(`${message} (${(error as Error).message})`);
-    host.switchToHttp().getResponse<Response>().status(503).json({ statusCode: 503, error: 'Service Unavailable', message });
+    this.logger.warn(`${String(reply.message)} (${(error as Error).message})`);
+    host.switchToHttp().getResponse<Response>().status(reply.statusCode).json(reply);
   }
 }
 
-/** Why the request could not be served now (answered 503 over HTTP and RPC alike), or null when the error is another. */
-export function unavailableMessage(error: unknown, statementTimeoutMs: number): string | null {
+/** Why the request could not be served now (the same answer over HTTP and RPC), or null when the error is another. */
+export function unavailableReply(error: unknown, statementTimeoutMs: number): ErrorReply | null {
   if (error instanceof HttpException) return null;
-  if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE_MESSAGE;
+  if (isDatabaseUnavailable(error)) return errorReply(ErrorCode.StoreUnavailable, DATABASE_UNAVAILABLE_MESSAGE);
   if (isStatementCancelled(error)) {
-    return `The database did not finish within the statement timeout of ${statementTimeoutMs} ms; the request was cancelled and changed nothing. Try again shortly.`;
+    return errorReply(
+      ErrorCode.StoreTimedOut,
+      `The database did not finish within the statement timeout of ${statementTimeoutMs} ms; the request was cancelled and changed nothing. Try again shortly.`,
+    );
   }
   return null;
 }

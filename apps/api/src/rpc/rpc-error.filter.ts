@@ -1,13 +1,14 @@
 import { Catch, HttpException, Logger, RpcExceptionFilter } from '@nestjs/common';
 import { Observable, throwError } from 'rxjs';
 import { PunctualConfig } from '@app/config';
+import { PunctualDomainError } from '@app/domain';
 import { ErrorReply, domainErrorReply, httpExceptionReply } from '../errors/error-replies';
-import { unavailableMessage } from '../http/unavailable-exception.filter';
+import { unavailableReply } from '../http/unavailable-exception.filter';
 
 /**
  * Every error of a message handler reaches the caller as the body its HTTP twin would answer:
- * domain errors by class (the mapping HTTP uses), the guard's and the pipes' exceptions as Nest
- * renders them, an unreachable database as 503, anything else as 500 without details.
+ * errors of ours by their code (the mapping HTTP uses), the guard's and the pipes' exceptions as
+ * Nest renders them, an unreachable database as 503, anything else as 500 without details.
  */
 @Catch()
 export class RpcErrorFilter implements RpcExceptionFilter {
@@ -23,11 +24,10 @@ export class RpcErrorFilter implements RpcExceptionFilter {
   }
 
   private replyTo(error: unknown): ErrorReply {
-    const domain = domainErrorReply(error);
-    if (domain) return domain;
+    if (error instanceof PunctualDomainError) return domainErrorReply(error);
     if (error instanceof HttpException) return httpExceptionReply(error);
-    const unavailable = unavailableMessage(error, this.config.database.statementTimeoutMs);
-    if (unavailable) return { statusCode: 503, error: 'Service Unavailable', message: unavailable };
+    const unavailable = unavailableReply(error, this.config.database.statementTimeoutMs);
+    if (unavailable) return unavailable;
     return { statusCode: 500, error: 'Internal Server Error', message: 'Internal server error' };
   }
 }
