@@ -4,6 +4,7 @@ import { Response } from 'express';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
 import { ActionsService } from '../actions/actions.service';
+import { ERROR_ANSWERS } from '../errors/error-replies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleInputError, RawInput, parseId, parseListFilters, parseTime, textField } from './console-input';
 import { ActionPageService } from './action-page.service';
@@ -94,15 +95,14 @@ export class ActionPagesController {
     sendPage(res, refusal.status, await this.render(id, csrfToken, refusal.notice));
   }
 
-  /** The lifecycle's refusals (locked, running, finished, wrong status) as the reason to show; other errors go on. */
+  /** The lifecycle's refusals (locked, running, finished, wrong status) as the reason to show, with their code's status; other errors go on. */
   private async refusalOf(apply: () => Promise<unknown>): Promise<{ status: HttpStatus; notice: Notice } | null> {
     try {
       await apply();
       return null;
     } catch (error) {
-      if (error instanceof TransitionRefusedError) return { status: HttpStatus.CONFLICT, notice: { kind: 'error', text: error.message } };
-      if (error instanceof InvalidChangeError) return { status: HttpStatus.BAD_REQUEST, notice: { kind: 'error', text: error.message } };
-      throw error;
+      if (!(error instanceof TransitionRefusedError || error instanceof InvalidChangeError)) throw error;
+      return { status: ERROR_ANSWERS[error.code].status, notice: { kind: 'error', text: error.message } };
     }
   }
 
