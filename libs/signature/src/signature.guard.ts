@@ -1,7 +1,7 @@
-import { CanActivate, ExecutionContext, Injectable, ServiceUnavailableException, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants';
 import { Request } from 'express';
-import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
+import { SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest, VerifiedKey } from './signature.verifier';
 
 /** An HTTP request after the guard let it through. */
@@ -25,7 +25,11 @@ export function verifiedKeyOf(message: unknown): VerifiedKey | undefined {
   return typeof message === 'object' && message !== null ? verifiedMessages.get(message) : undefined;
 }
 
-/** Protects HTTP routes and RPC handlers with request signatures (docs/api.md). */
+/**
+ * Protects HTTP routes and RPC handlers with request signatures (docs/api.md). A refusal is a
+ * `SignatureError`, an unreachable nonce store a `NonceStoreUnavailableError`: the API answers
+ * both by their code, the same for every transport.
+ */
 @Injectable()
 export class SignatureGuard implements CanActivate {
   constructor(private readonly verifier: SignatureVerifier) {}
@@ -33,7 +37,7 @@ export class SignatureGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     if (context.getType() === 'rpc') {
       const message = context.switchToRpc().getData<unknown>();
-      verifiedMessages.set(message as object, await this.verified(() => this.verifyMessage(message, patternOf(context))));
+      verifiedMessages.set(message as object, await this.verifyMessage(message, patternOf(context)));
       return true;
     }
     const request = context.switchToHttp().getRequest<VerifiedRequest>();
@@ -43,7 +47,7 @@ export class SignatureGuard implements CanActivate {
       pathWithQuery: request.originalUrl,
       rawBody: request.rawBody ?? '',
     };
-    request.punctualKey = await this.verified(() => this.verifier.verify(signed));
+    request.punctualKey = await this.verifier.verify(signed);
     return true;
   }
 
@@ -55,17 +59,6 @@ export class SignatureGuard implements CanActivate {
     }
     if (typeof body !== 'string') throw new SignatureError('body must be the JSON text of the request (a string), signed as it is');
     return this.verifier.verify({ headers: headers as Record<string, string>, method: 'RPC', pathWithQuery: pattern, rawBody: body });
-  }
-
-  /** Signature problems → 401, replay protection out of reach → 503, the same for every transport. */
-  private async verified(verify: () => Promise<VerifiedKey>): Promise<VerifiedKey> {
-    try {
-      return await verify();
-    } catch (error) {
-      if (error instanceof SignatureError) throw new UnauthorizedException({ statusCode: 401, error: 'Unauthorized', message: error.message });
-      if (error instanceof NonceStoreUnavailableError) throw new ServiceUnavailableException(error.message);
-      throw error;
-    }
   }
 }
 

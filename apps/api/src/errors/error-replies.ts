@@ -45,7 +45,7 @@ export function domainErrorReply(error: PunctualDomainError): ErrorReply {
   return errorReply(error.code, error instanceof InvalidActionDataError ? error.problems : error.message);
 }
 
-/** The body Nest answers an `HttpException` with (the guard's 401, the validation pipe's 400, …), always in the error shape. */
+/** The body Nest answers an `HttpException` with (the validation pipe's 400, a body too large, …), always in the error shape. */
 export function httpExceptionReply(exception: HttpException): ErrorReply {
   const statusCode = exception.getStatus();
   const response = exception.getResponse();

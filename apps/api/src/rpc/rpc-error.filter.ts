@@ -7,7 +7,7 @@ import { unavailableReply } from '../http/unavailable-exception.filter';
 
 /**
  * Every error of a message handler reaches the caller as the body its HTTP twin would answer:
- * errors of ours by their code (the mapping HTTP uses), the guard's and the pipes' exceptions as
+ * errors of ours (the guard's among them) by their code, as HTTP maps them, the pipes' exceptions as
  * Nest renders them, an unreachable database as 503, anything else as 500 without details.
  */
 @Catch()
