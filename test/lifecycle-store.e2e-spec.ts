@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
+import { ActionEntity, ActionsRepository, ExecutionRepository, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, LifecycleEvent, Transition, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/repositories/action-state-columns';
 import { NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
-// Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history
-// entry and the webhook event written must be exactly what transition() decided, so the SQL
-// cannot drift from the lifecycle.
+// Every case of the lifecycle's table, persisted by the store (and a claim by the claim statement)
+// on Postgres: the row, the history entry and the webhook event written must be exactly what
+// transition() decided, so the SQL cannot drift from the lifecycle.
 
 /** The guard each kind of writer uses: a worker writes an attempt's end under its claim, anyone else at the revision read. */
 function guardOf(before: ActionState, event: LifecycleEvent): TransitionGuard {
@@ -69,17 +69,26 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     );
   }
 
+  /**
+   * What the lifecycle decides for `event`, and what storage wrote for it: a claim through the claim
+   * statement (Postgres decides claims in batches), every other event through the store.
+   */
+  async function decidedAndWritten(action: ActionEntity, event: LifecycleEvent) {
+    const t = transition(action, event);
+    if (event.type !== 'claimed') return { t, written: await store.persist(t, guardOf(action, event)) };
+    const claim = await api.app.get(ExecutionRepository).claim(action.id, action.revision, 60_000);
+    return { t, written: claim.kind === 'claimed' ? claim.action : null };
+  }
+
   it.each(TRANSITION_CASES.map(([name, before, event]) => [name, before, event] as const))('%s', async (_name, before, event) => {
     const action = await stored(before);
-    const t = transition(action, event);
-    const written = await store.persist(t, guardOf(action, event));
+    const { t, written } = await decidedAndWritten(action, event);
     expectWritten(t, written, await persisted(action.id));
   });
 
   it.each(NOTICE_CASES.map(([name, before, event]) => [name, before, event] as const))('notice of %s', async (_name, before, event) => {
     const action = await stored(before);
-    const t = transition(action, event);
-    const written = await store.persist(t, guardOf(action, event));
+    const { t, written } = await decidedAndWritten(action, event);
     expectWritten(t, written, await persisted(action.id));
   });
 

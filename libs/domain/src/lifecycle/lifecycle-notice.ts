@@ -37,6 +37,7 @@ export function noticeOf(before: ActionState, after: ActionState, event: Lifecyc
       return { type: failedType, occurrence: before.occurrence, attempt: attemptNumber(before), note: after.lastError };
     case 'typeUnknown':
       return { type: 'action.no_action', occurrence: before.occurrence, attempt: entry.attempt, note: entry.note };
+    case 'claimed':
     case 'patched':
     case 'retriedManually':
     case 'canceled':

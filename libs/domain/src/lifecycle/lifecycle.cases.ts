@@ -52,6 +52,22 @@ export type TransitionCase = [name: string, before: ActionState, event: Lifecycl
 
 export const TRANSITION_CASES: TransitionCase[] = [
   [
+    'a claim starts the first attempt',
+    state({ status: ActionStatus.Pending }),
+    { type: 'claimed' },
+    { status: ActionStatus.InProgress, retryCount: 0, revision: 4 },
+    { from: 'PENDING', to: 'IN_PROGRESS', attempt: 1, occurrence: 1, note: null },
+    false,
+  ],
+  [
+    'a claim after failures starts the next attempt of the same occurrence',
+    hourly({ status: ActionStatus.Pending, occurrence: 3, retryCount: 2, lastError: 'HTTP 500' }),
+    { type: 'claimed' },
+    { status: ActionStatus.InProgress, retryCount: 2, occurrence: 3, lastError: 'HTTP 500' },
+    { from: 'PENDING', to: 'IN_PROGRESS', attempt: 3, occurrence: 3, note: null },
+    false,
+  ],
+  [
     'success completes a one-off action',
     state(),
     ok(),
@@ -370,6 +386,7 @@ export const TRANSITION_CASES: TransitionCase[] = [
 export type NoticeCase = [name: string, before: ActionState, event: LifecycleEvent, notice: object | null];
 
 export const NOTICE_CASES: NoticeCase[] = [
+  ['a claim', state({ status: ActionStatus.Pending }), { type: 'claimed' }, null],
   ['success of the last occurrence', state(), ok(), { type: 'action.succeeded', occurrence: 1, attempt: 1, note: 'HTTP 200' }],
   ['success with occurrences to come', hourly({ occurrence: 3, retryCount: 1 }), ok(), { type: 'action.succeeded', occurrence: 3, attempt: 2 }],
   ['a failure with retries left', state(), fail(), { type: 'action.attempt_failed', occurrence: 1, attempt: 1, note: 'HTTP 500' }],

@@ -157,6 +157,7 @@ function applied(world: World, event: LifecycleEvent): Transition | null {
 function expectedAttempt(event: LifecycleEvent, before: ActionState, after: ActionState): number {
   const runningAttempt = before.retryCount + 1;
   switch (event.type) {
+    case 'claimed':
     case 'succeeded':
     case 'failed':
       return runningAttempt;
@@ -181,8 +182,8 @@ function checkTransition(event: LifecycleEvent, t: Transition, maxRetries: numbe
     expect([ActionStatus.Failed, ActionStatus.NoAction]).toContain(before.status);
     expect(after.status).toBe(ActionStatus.Pending);
   }
-  // Only a claim starts an attempt: no event moves an action into IN_PROGRESS.
-  if (after.status === ActionStatus.InProgress) expect(before.status).toBe(ActionStatus.InProgress);
+  // Only a claim starts an attempt: no other event moves an action into IN_PROGRESS.
+  if (after.status === ActionStatus.InProgress && event.type !== 'claimed') expect(before.status).toBe(ActionStatus.InProgress);
 
   // The occurrence never goes back; it moves one step, only on success, and starts with no failed attempts.
   expect(after.occurrence).toBeGreaterThanOrEqual(before.occurrence);
@@ -248,11 +249,14 @@ describe('the action lifecycle, for random event sequences', () => {
             continue;
           }
           if (s.kind === 'claim') {
-            // The queue delivers the job when it is due; the claim takes a due PENDING action (execution.repository.ts).
+            // The queue delivers the job when it is due; the claim statement takes only a due PENDING action.
             if (world.state.status !== ActionStatus.Pending) continue;
             expect(world.running).toBeNull();
             world.now = Math.max(world.now, world.state.nextAttemptAt.getTime());
-            world.state = { ...world.state, status: ActionStatus.InProgress };
+            const claim: LifecycleEvent = { type: 'claimed' };
+            const t = transition(world.state, claim);
+            checkTransition(claim, t, policy.maxRetries);
+            world.state = t.after;
             world.running = world.state.retryCount + 1;
           } else {
             const event = eventOf(s, world, policy);

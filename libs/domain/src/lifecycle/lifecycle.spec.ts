@@ -43,6 +43,7 @@ describe('the action lifecycle', () => {
     ['a manual retry of a PENDING action', state({ status: ActionStatus.Pending }), { type: 'retriedManually', now }],
     ['a manual retry of a COMPLETED action', state({ status: ActionStatus.Completed }), { type: 'retriedManually', now }],
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
+    ['a claim of a finished action', state({ status: ActionStatus.Completed }), { type: 'claimed' }],
     ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map((status): [string, ActionState, LifecycleEvent] => [
       `a cancel of a ${status} action`,
       state({ status }),
@@ -68,6 +69,7 @@ describe('the action lifecycle', () => {
     ['an empty patch', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: {} }],
     ['a patch of only absent fields', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: { data: undefined } }],
     ['a cancel already asked for', state(requested), cancel()],
+    ['a takeover (the claim of a running action: its lost attempt is recorded next)', state(), { type: 'claimed' }],
   ])('changes and writes nothing for %s', (_name, before, event) => {
     const result = transition(before, event);
     expect(result.history).toEqual([]);

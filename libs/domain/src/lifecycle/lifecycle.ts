@@ -25,8 +25,15 @@ export interface ActionChanges {
   callbackUrl?: string | null;
 }
 
-/** Everything that moves an action along its lifecycle, besides its creation and its claim by a worker. */
+/** Everything that moves an action along its lifecycle, besides its creation. */
 export type LifecycleEvent =
+  /**
+   * A worker claimed the due occurrence: its next attempt starts. Postgres decides claims in
+   * batches (the claim statement), and the store's drift spec checks that statement against this.
+   * Of an IN_PROGRESS action it is a takeover (its worker died): nothing changes until the lost
+   * attempt is recorded (`interrupted`).
+   */
+  | { readonly type: 'claimed' }
   /** The running attempt's fulfillment succeeded. */
   | { readonly type: 'succeeded'; readonly now: Date; readonly note: string | null }
   /** The running attempt's fulfillment failed; a permanent failure is not retried. */
@@ -57,7 +64,7 @@ export type LifecycleEvent =
  * it writes. Storage persists the result with a statement conditional on the state it started
  * from; apps never compute a status, a counter or a due time themselves.
  *
- *   PENDING ─claim→ IN_PROGRESS ─succeeded→ COMPLETED, or PENDING (next occurrence)
+ *   PENDING ─claimed→ IN_PROGRESS ─succeeded→ COMPLETED, or PENDING (next occurrence)
  *                               ─failed→ PENDING (retry after backoff), or FAILED
  *                               ─interrupted→ IN_PROGRESS (next attempt), or FAILED
  *   PENDING | IN_PROGRESS ─typeUnknown→ NO_ACTION
@@ -82,6 +89,13 @@ interface Outcome {
 
 function apply(state: ActionState, event: LifecycleEvent): Outcome {
   switch (event.type) {
+    case 'claimed':
+      return (
+        requireStatus(state, event.type, [ActionStatus.Pending, ActionStatus.InProgress]) ??
+        (state.status === ActionStatus.InProgress
+          ? { changes: {}, entry: null }
+          : { changes: { status: ActionStatus.InProgress }, entry: { to: ActionStatus.InProgress, attempt: attemptNumber(state), note: null } })
+      );
     case 'succeeded':
       return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, succeeded(state, event.now, event.note));
     case 'failed':
