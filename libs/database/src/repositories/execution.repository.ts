@@ -58,7 +58,7 @@ export const CLAIM_SQL = `WITH requested AS (
     WHERE a.ctid = ANY(ARRAY(SELECT row_id FROM claimable)) AND a.ctid = c.row_id
     RETURNING a.*, c.previous_status
   ), history AS (
-    -- A fresh claim writes what the lifecycle's `claimed` event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's `interrupted`, written by the caller.
+    -- A fresh claim writes what the lifecycle's 'claimed' event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's 'interrupted', written by the caller.
     -- due_at: when this attempt was due, so the history tells each attempt's firing lag.
     INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
     SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), next_attempt_at FROM claimed WHERE previous_status = 'PENDING'
