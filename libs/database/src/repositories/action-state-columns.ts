@@ -1,33 +1,47 @@
+import { getMetadataArgsStorage } from 'typeorm';
 import { ActionState } from '@app/domain';
+import { ActionEntity } from '../entities/action.entity';
 
-/** Where each lifecycle field lives in the `actions` table, and its Postgres type. */
-export const STATE_COLUMNS: { readonly [K in keyof ActionState]-?: readonly [column: string, sqlType: string] } = {
-  status: ['status', 'varchar'],
-  occurrence: ['occurrence', 'integer'],
-  retryCount: ['retry_count', 'integer'],
-  lastError: ['last_error', 'text'],
-  executionTime: ['execution_time', 'timestamptz'],
-  nextAttemptAt: ['next_attempt_at', 'timestamptz'],
-  scheduleAnchor: ['schedule_anchor', 'timestamptz'],
-  repeat: ['repeat', 'boolean'],
-  frequency: ['frequency', 'varchar'],
-  cron: ['cron', 'varchar'],
-  timezone: ['timezone', 'varchar'],
-  executionRemainder: ['execution_remainder', 'integer'],
-  endAt: ['end_at', 'timestamptz'],
-  retryPolicy: ['retry_policy', 'jsonb'],
-  misfirePolicy: ['misfire_policy', 'varchar'],
-  data: ['data', 'jsonb'],
-  metadata: ['metadata', 'jsonb'],
-  callbackUrl: ['callback_url', 'varchar'],
-  dataKeyId: ['data_key_id', 'varchar'],
-  callbackKeyId: ['callback_key_id', 'varchar'],
-  cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
-  revision: ['revision', 'integer'],
+/** Every lifecycle field, once: the compiler keeps the list complete as `ActionState` grows. */
+const IS_STATE_FIELD: Record<keyof ActionState, true> = {
+  status: true,
+  occurrence: true,
+  retryCount: true,
+  lastError: true,
+  executionTime: true,
+  nextAttemptAt: true,
+  scheduleAnchor: true,
+  repeat: true,
+  frequency: true,
+  cron: true,
+  timezone: true,
+  executionRemainder: true,
+  endAt: true,
+  retryPolicy: true,
+  misfirePolicy: true,
+  data: true,
+  metadata: true,
+  callbackUrl: true,
+  dataKeyId: true,
+  callbackKeyId: true,
+  cancelRequestedAt: true,
+  revision: true,
 };
 
 /** The lifecycle fields, in one fixed order. */
-export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
+export const STATE_FIELDS = Object.keys(IS_STATE_FIELD) as (keyof ActionState)[];
+
+/**
+ * Where each lifecycle field lives in the `actions` table, and its Postgres type, as the entity's
+ * column decorators declare them (read when this module loads, before any connection).
+ */
+export const STATE_COLUMNS = Object.fromEntries(
+  STATE_FIELDS.map((field) => {
+    const column = getMetadataArgsStorage().columns.find((c) => c.target === ActionEntity && c.propertyName === field);
+    if (!column || typeof column.options.type !== 'string') throw new Error(`ActionEntity declares no typed column for the lifecycle field ${field}`);
+    return [field, [column.options.name ?? field, column.options.type] as const];
+  }),
+) as { readonly [K in keyof ActionState]-?: readonly [column: string, sqlType: string] };
 
 /** A field's value as a statement parameter (jsonb travels as JSON text). */
 export function columnValue(state: ActionState, field: keyof ActionState): unknown {
