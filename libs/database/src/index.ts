@@ -1,6 +1,7 @@
 export * from './database.module';
 export * from './data-source-options';
 export * from './migrate';
+export * from './advisory-lock';
 export * from './entities/action.entity';
 export * from './entities/action-resource';
 export * from './entities/action-history.entity';

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
+import { TransactionLock } from '../advisory-lock';
 import { ActionStats } from './action-query.types';
 
 /** Advisory-lock key: one compaction at a time (concurrent ones would be correct, only wasted). */
@@ -22,8 +23,11 @@ const COMPACT_ON_READ_ROWS = 5_000;
 export class ActionCountsRepository {
   private readonly logger = new Logger(ActionCountsRepository.name);
   private compacting: Promise<unknown> | null = null;
+  private readonly compactionLock: TransactionLock;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.compactionLock = new TransactionLock(dataSource, COMPACTION_LOCK);
+  }
 
   async stats(): Promise<ActionStats> {
     const rows: { action: string; status: ActionStatus; count: string; deltas: number }[] = await this.dataSource.query(
@@ -51,10 +55,8 @@ export class ActionCountsRepository {
    * appended meanwhile are not in its snapshot and stay as they are, so no change is lost or
    * counted twice. Returns the number of delta rows folded (0 when another instance is folding).
    */
-  compact(): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [COMPACTION_LOCK]);
-      if (!locked) return 0;
+  async compact(): Promise<number> {
+    const count = await this.compactionLock.whileHeld(async (manager) => {
       const [{ folded }]: { folded: number }[] = await manager.query(
         `WITH folded AS (DELETE FROM action_counts RETURNING action, status, delta),
               totals AS (
@@ -65,6 +67,7 @@ export class ActionCountsRepository {
       );
       return folded;
     });
+    return count ?? 0;
   }
 
   private compactInBackground(): void {

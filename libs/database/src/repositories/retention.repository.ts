@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { TransactionLock } from '../advisory-lock';
 
 /** Advisory-lock key: one instance purges at a time. */
 const RETENTION_LOCK = 0x72657465; // "rete"
@@ -11,7 +12,11 @@ const RETENTION_LOCK = 0x72657465; // "rete"
  */
 @Injectable()
 export class RetentionRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly lock: TransactionLock;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.lock = new TransactionLock(dataSource, RETENTION_LOCK);
+  }
 
   /** One batch of finished actions (and, by cascade, their history and keys) finished before `retentionDays` ago. */
   async purgeFinishedActions(retentionDays: number, batchSize: number): Promise<number> {
@@ -61,13 +66,12 @@ export class RetentionRepository {
   }
 
   /** Runs one DELETE if this instance gets the retention lock; returns the rows deleted (0 without the lock). */
-  private underLock(sql: string, params: unknown[]): Promise<number> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [RETENTION_LOCK]);
-      if (!locked) return 0;
+  private async underLock(sql: string, params: unknown[]): Promise<number> {
+    const deleted = await this.lock.whileHeld(async (manager) => {
       // For UPDATE and DELETE, TypeORM's Postgres driver answers [returned rows, affected row count].
-      const [, deleted]: [unknown[], number] = await manager.query(sql, params);
-      return deleted;
+      const [, count]: [unknown[], number] = await manager.query(sql, params);
+      return count;
     });
+    return deleted ?? 0;
   }
 }

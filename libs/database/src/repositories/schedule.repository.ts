@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { TransactionLock } from '../advisory-lock';
 import { ActionEntity } from '../entities/action.entity';
 import { hydrate } from './hydrate';
 
@@ -15,17 +16,18 @@ const QUEUEABLE = 'id, action, status, occurrence, retry_count, revision, next_a
 /** Reads for moving PENDING actions from Postgres into the queues. */
 @Injectable()
 export class ScheduleRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly promoterLock: TransactionLock;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.promoterLock = new TransactionLock(dataSource, PROMOTER_LOCK);
+  }
 
   /**
    * Runs `work` holding the promoter's transaction-scoped advisory lock, or returns null at once
    * when another instance holds it. The lock goes with the transaction, also when the process dies.
    */
-  async whileLeader<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const [{ locked }]: { locked: boolean }[] = await manager.query(`SELECT pg_try_advisory_xact_lock($1) AS locked`, [PROMOTER_LOCK]);
-      return locked ? work(manager) : null;
-    });
+  whileLeader<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
+    return this.promoterLock.whileHeld(work);
   }
 
   /** The watermark and the database's clock, read together under the lock. */
