@@ -1,24 +1,18 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ActionCountsRepository } from '@app/database';
 import { PeriodicTask } from './periodic-task';
 
 /** Often enough that a stats read sums a few hundred deltas at most under load. */
 export const COUNT_COMPACTION_INTERVAL_MS = 10_000;
 
-/** Folds the per-statement deltas of the action counts into one row per type and status. */
+/** Folds the per-statement deltas of the action counts into one row per type and status, one worker at a time (the compaction lock). */
 @Injectable()
-export class CountCompactionLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly task: PeriodicTask;
-
-  constructor(counts: ActionCountsRepository) {
-    this.task = new PeriodicTask('Count compaction', COUNT_COMPACTION_INTERVAL_MS, () => counts.compact(), new Logger(CountCompactionLoop.name));
+export class CountCompactionLoop extends PeriodicTask {
+  constructor(private readonly counts: ActionCountsRepository) {
+    super({ name: 'Count compaction', intervalMs: COUNT_COMPACTION_INTERVAL_MS, firstDelayMs: COUNT_COMPACTION_INTERVAL_MS });
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start(COUNT_COMPACTION_INTERVAL_MS);
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.task.stop();
+  protected run(): Promise<number> {
+    return this.counts.compact();
   }
 }

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { GaugeRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
@@ -12,26 +12,16 @@ export const OVERDUE_GAUGE_INTERVAL_MS = 5_000;
  * lock counts; every other process reports 0, so `max` across processes is the true value.
  */
 @Injectable()
-export class OverdueGaugeLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly task: PeriodicTask;
-
+export class OverdueGaugeLoop extends PeriodicTask {
   constructor(
     private readonly gauges: GaugeRepository,
     private readonly metrics: PunctualMetrics,
     private readonly config: PunctualConfig,
   ) {
-    this.task = new PeriodicTask('Overdue gauge', OVERDUE_GAUGE_INTERVAL_MS, () => this.refresh(), new Logger(OverdueGaugeLoop.name));
+    super({ name: 'Overdue gauge', intervalMs: OVERDUE_GAUGE_INTERVAL_MS, enabled: metrics.isEnabled });
   }
 
-  onApplicationBootstrap(): void {
-    if (this.metrics.isEnabled) this.task.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.task.stop();
-  }
-
-  async refresh(): Promise<void> {
+  protected async run(): Promise<void> {
     try {
       this.metrics.overdueActions((await this.gauges.overdueWhileLeader(this.config.scheduling.overdueGraceMs)) ?? 0);
     } catch (error) {

@@ -1,4 +1,4 @@
-import { Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 
 /**
  * How long stopping waits for a run in progress. A run stuck on a store that went away (a Redis
@@ -7,43 +7,60 @@ import { Logger } from '@nestjs/common';
  */
 export const STOP_WAIT_MS = 3000;
 
+export interface PeriodicSettings {
+  /** Names the task in its log lines. */
+  name: string;
+  /** From the end of one run to the start of the next, so that runs never overlap. */
+  intervalMs: number;
+  /** From the application's start to the first run: none unless given. */
+  firstDelayMs?: number;
+  /** Whether this process runs the task at all. */
+  enabled?: boolean;
+}
+
 /**
- * Runs `work` every `intervalMs` (measured from the end of the previous run, so runs never
- * overlap) until stopped. A failing run is logged and retried on the next interval.
+ * Work that runs every `intervalMs` in this process, from the application's start until its
+ * shutdown begins; a subclass declares the settings and the work. A failing run is logged and
+ * retried on the next interval.
  */
-export class PeriodicTask {
+export abstract class PeriodicTask implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+  protected readonly logger = new Logger(this.constructor.name);
   private timer?: NodeJS.Timeout;
   private running: Promise<unknown> = Promise.resolve();
-  private stopped = true;
+  private stopped = false;
+  /** Whether the run in progress at the stop ended within STOP_WAIT_MS of it. */
+  private endedInTime: Promise<boolean> = Promise.resolve(true);
 
-  constructor(
-    private readonly name: string,
-    private readonly intervalMs: number,
-    private readonly work: () => Promise<unknown>,
-    private readonly logger: Logger,
-  ) {}
+  protected constructor(private readonly settings: PeriodicSettings) {}
 
-  start(firstDelayMs = 0): void {
-    this.stopped = false;
-    this.schedule(firstDelayMs);
+  /** One run of the work. */
+  protected abstract run(): Promise<unknown>;
+
+  onApplicationBootstrap(): void {
+    if (this.settings.enabled ?? true) this.schedule(this.settings.firstDelayMs ?? 0);
   }
 
-  /** Stops scheduling and waits for a run in progress, up to STOP_WAIT_MS. */
-  async stop(): Promise<void> {
+  /** Starts no run from the first moment of shutdown. */
+  onModuleDestroy(): void {
     this.stopped = true;
     clearTimeout(this.timer);
-    const gaveUp = new Promise<'gave up'>((resolve) => setTimeout(resolve, STOP_WAIT_MS, 'gave up').unref());
-    if ((await Promise.race([this.running, gaveUp])) === 'gave up') {
-      this.logger.warn(`${this.name} was still running ${STOP_WAIT_MS} ms after the stop; stopping without it`);
+    const gaveUp = new Promise<false>((resolve) => setTimeout(resolve, STOP_WAIT_MS, false).unref());
+    this.endedInTime = Promise.race([this.running.then(() => true), gaveUp]);
+  }
+
+  /** Waits for the run in progress at the stop, up to STOP_WAIT_MS after it. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!(await this.endedInTime)) {
+      this.logger.warn(`${this.settings.name} was still running ${STOP_WAIT_MS} ms after the stop; stopping without it`);
     }
   }
 
   private schedule(delayMs: number): void {
     this.timer = setTimeout(() => {
-      this.running = this.work()
-        .catch((error: Error) => this.logger.warn(`${this.name} failed, retrying in ${this.intervalMs} ms: ${error.message}`))
+      this.running = this.run()
+        .catch((error: Error) => this.logger.warn(`${this.settings.name} failed, retrying in ${this.settings.intervalMs} ms: ${error.message}`))
         .finally(() => {
-          if (!this.stopped) this.schedule(this.intervalMs);
+          if (!this.stopped) this.schedule(this.settings.intervalMs);
         });
     }, delayMs);
   }

@@ -1,22 +1,19 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { ActionPromoter } from '@app/scheduling';
 import { PeriodicTask } from './periodic-task';
 
-/** Runs the promoter every PROMOTE_INTERVAL_MS in this worker. */
+/** Runs the promoter every PROMOTE_INTERVAL_MS in every worker; each tick leads through the promoter's lock. */
 @Injectable()
-export class PromotionLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly task: PeriodicTask;
-
-  constructor(promoter: ActionPromoter, config: PunctualConfig) {
-    this.task = new PeriodicTask('Promotion', config.scheduling.promoteIntervalMs, () => promoter.tick(), new Logger(PromotionLoop.name));
+export class PromotionLoop extends PeriodicTask {
+  constructor(
+    private readonly promoter: ActionPromoter,
+    config: PunctualConfig,
+  ) {
+    super({ name: 'Promotion', intervalMs: config.scheduling.promoteIntervalMs });
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.task.stop();
+  protected run(): Promise<unknown> {
+    return this.promoter.tick();
   }
 }

@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { RetentionRepository } from '@app/database';
 import { PeriodicTask } from './periodic-task';
@@ -15,26 +15,19 @@ export const RETENTION_INTERVAL_MS = 60_000;
 
 /**
  * Deletes finished actions and finished webhook deliveries RETENTION_DAYS after they finished,
- * expired idempotency keys and nonces.
+ * expired idempotency keys and nonces, in every worker; each batch leads through the retention lock.
  */
 @Injectable()
-export class RetentionLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(RetentionLoop.name);
-  private readonly task: PeriodicTask;
-
+export class RetentionLoop extends PeriodicTask {
   constructor(
     private readonly retention: RetentionRepository,
     private readonly config: PunctualConfig,
   ) {
-    this.task = new PeriodicTask('Retention purge', RETENTION_INTERVAL_MS, () => this.purge(), this.logger);
+    super({ name: 'Retention purge', intervalMs: RETENTION_INTERVAL_MS });
   }
 
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.task.stop();
+  protected run(): Promise<unknown> {
+    return this.purge();
   }
 
   /** Purges in batches until a batch comes back short. Returns what it deleted. */

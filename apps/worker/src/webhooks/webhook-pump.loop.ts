@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { PunctualConfig } from '@app/config';
@@ -19,29 +19,18 @@ const BATCH_SIZE = 1000;
  * shares its id and runs once.
  */
 @Injectable()
-export class WebhookPumpLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(WebhookPumpLoop.name);
-  private readonly task: PeriodicTask;
-
+export class WebhookPumpLoop extends PeriodicTask {
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
     @InjectQueue(WEBHOOK_QUEUE) private readonly queue: Queue<WebhookJobData>,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
   ) {
-    this.task = new PeriodicTask('Webhook pump', WEBHOOK_PUMP_INTERVAL_MS, () => this.pump(), this.logger);
-  }
-
-  onApplicationBootstrap(): void {
-    this.task.start();
-  }
-
-  beforeApplicationShutdown(): Promise<void> {
-    return this.task.stop();
+    super({ name: 'Webhook pump', intervalMs: WEBHOOK_PUMP_INTERVAL_MS });
   }
 
   /** Queues what is waiting, in batches until a batch comes back short. Returns how many it queued. */
-  async pump(): Promise<number> {
+  protected async run(): Promise<number> {
     let total = 0;
     for (;;) {
       const batch = await this.deliveries.markQueueable(this.config.scheduling.overdueGraceMs, BATCH_SIZE);
