@@ -1,14 +1,13 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { redisOptionsFromUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
-import { bullmqTelemetry } from '@app/observability';
 import { ActionJobData } from '@app/scheduling';
 import { ActionProcessor, JobOutcome } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { ClosingWorkers } from './closing-workers';
 import { NotDueYetError } from './not-due-yet.error';
 import { RunningAttempts } from './running-attempts';
+import { workerOptions } from './worker-options';
 
 /** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
 const STOP_GRACE_MS = 5000;
@@ -33,17 +32,12 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
 
   onApplicationBootstrap(): void {
     for (const type of this.fulfillments.servedTypes()) {
-      const limiter = this.config.worker.rateLimits.get(type) ?? this.fulfillments.get(type)!.metadata.options.rateLimit;
-      const worker = new Worker<ActionJobData, JobOutcome>(type, (job, token) => this.run(job, token), {
-        connection: { ...redisOptionsFromUrl(this.config.redis.url), maxRetriesPerRequest: null },
-        prefix: this.config.redis.queuePrefix,
-        concurrency: this.config.worker.concurrency,
-        limiter: limiter ? { max: limiter.max, duration: limiter.durationMs } : undefined,
-        // A dead worker's job is re-delivered once its lock lapses; the claim then takes it over.
-        lockDuration: this.config.scheduling.claimLeaseMs,
-        stalledInterval: this.config.scheduling.claimLeaseMs,
-        telemetry: bullmqTelemetry(),
-      });
+      const rateLimit = this.fulfillments.get(type)!.metadata.options.rateLimit;
+      const worker = new Worker<ActionJobData, JobOutcome>(
+        type,
+        (job, token) => this.run(job, token),
+        workerOptions(this.config, { actionType: type, rateLimit }),
+      );
       worker.on('error', (error) => this.logger.error(`Queue ${type}: ${error.message}`));
       this.workers.push(worker);
     }

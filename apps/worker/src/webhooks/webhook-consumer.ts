@@ -1,16 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, Worker } from 'bullmq';
-import { redisOptionsFromUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
 import { ClosingWorkers } from '../execution/closing-workers';
+import { webhookClaimMs, workerOptions } from '../execution/worker-options';
 import { TargetSlots } from './target-slots';
 import { WebhookSender } from './webhook-sender';
-
-/** A claim outlives the attempt's timeout by this much, for recording its result. */
-const CLAIM_MARGIN_MS = 2000;
 
 /**
  * Runs delivery attempts from the webhook queue, apart from the action queues so that a slow or
@@ -35,14 +32,7 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy,
   }
 
   onApplicationBootstrap(): void {
-    this.worker = new Worker<WebhookJobData>(WEBHOOK_QUEUE, (job, token) => this.run(job, token), {
-      connection: { ...redisOptionsFromUrl(this.config.redis.url), maxRetriesPerRequest: null },
-      prefix: this.config.redis.queuePrefix,
-      concurrency: this.config.webhooks.concurrency,
-      // A dead worker's job is handed to another once it is stalled this long, as its claim lapses.
-      lockDuration: this.claimMs(),
-      stalledInterval: this.claimMs(),
-    });
+    this.worker = new Worker<WebhookJobData>(WEBHOOK_QUEUE, (job, token) => this.run(job, token), workerOptions(this.config, 'webhooks'));
     this.worker.on('error', (error) => this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`));
     // A receiver's failure is a recorded attempt, not a job failure: this is Postgres or Redis failing, retried by the queue.
     this.worker.on('failed', (job, error) => this.logger.warn(`Delivery job ${job?.id ?? '?'} failed, to be retried: ${error.message}`));
@@ -67,7 +57,7 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy,
     const slot = this.slots.take(target, Date.now());
     if ('waitMs' in slot) return this.delay(job, token, slot.waitMs);
     try {
-      const claimed = await this.deliveries.claim(deliveryId, attempts, this.claimMs());
+      const claimed = await this.deliveries.claim(deliveryId, attempts, webhookClaimMs(this.config));
       if (claimed === null) return; // stale or duplicate job, or a deleted subscription
       if ('dueInMs' in claimed) return await this.delay(job, token, claimed.dueInMs);
       const result = await this.sender.send(claimed);
@@ -77,10 +67,6 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy,
     } finally {
       slot.release(Date.now());
     }
-  }
-
-  private claimMs(): number {
-    return this.config.webhooks.timeoutMs + CLAIM_MARGIN_MS;
   }
 
   private async delay(job: Job<WebhookJobData>, token: string | undefined, ms: number): Promise<never> {

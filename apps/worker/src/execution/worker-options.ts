@@ -1,0 +1,42 @@
+import { WorkerOptions } from 'bullmq';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { FulfillmentOptions } from '@punctual/sdk';
+import { PunctualConfig } from '@app/config';
+import { bullmqTelemetry } from '@app/observability';
+
+/** A delivery's claim, and its job's lock, outlive the attempt's timeout by this much, for recording its result. */
+const WEBHOOK_CLAIM_MARGIN_MS = 2000;
+
+/**
+ * What a BullMQ worker consumes: the queue of an action type (with the rate limit its fulfillment
+ * declares, which ACTION_RATE_LIMITS overrides), or the webhook queue.
+ */
+export type ConsumedQueue = { actionType: string; rateLimit: FulfillmentOptions['rateLimit'] } | 'webhooks';
+
+/** How long a delivery attempt's claim lasts. */
+export function webhookClaimMs(config: PunctualConfig): number {
+  return config.webhooks.timeoutMs + WEBHOOK_CLAIM_MARGIN_MS;
+}
+
+/**
+ * The options of every BullMQ worker of this process. Each has a Redis connection of its own that
+ * waits out an outage rather than failing its commands, and a job whose worker died is handed to
+ * another once the job's lock lapses: a lock as long as the claim it stands for, so that the
+ * claim can be taken over by then.
+ */
+export function workerOptions(config: PunctualConfig, queue: ConsumedQueue): WorkerOptions {
+  const common = { connection: { ...redisOptionsFromUrl(config.redis.url), maxRetriesPerRequest: null }, prefix: config.redis.queuePrefix };
+  if (queue === 'webhooks') {
+    const claimMs = webhookClaimMs(config);
+    return { ...common, concurrency: config.webhooks.concurrency, lockDuration: claimMs, stalledInterval: claimMs };
+  }
+  const limit = config.worker.rateLimits.get(queue.actionType) ?? queue.rateLimit;
+  return {
+    ...common,
+    concurrency: config.worker.concurrency,
+    limiter: limit ? { max: limit.max, duration: limit.durationMs } : undefined,
+    lockDuration: config.scheduling.claimLeaseMs,
+    stalledInterval: config.scheduling.claimLeaseMs,
+    telemetry: bullmqTelemetry(),
+  };
+}
