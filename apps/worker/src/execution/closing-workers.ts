@@ -1,12 +1,15 @@
 import { Worker } from 'bullmq';
 
-/** BullMQ workers told to close: from then on they take no new jobs, and running ones may finish. */
+/**
+ * BullMQ workers told to close (or to pause, which also waits for running jobs but leaves a forced
+ * close possible): from then on they take no new jobs, and running ones may finish.
+ */
 export class ClosingWorkers {
   private readonly closed: Promise<true>;
   private readonly since = performance.now();
 
-  constructor(workers: readonly Worker[]) {
-    this.closed = Promise.all(workers.map((worker) => worker.close())).then(
+  constructor(workers: readonly Worker[], stop: (worker: Worker) => Promise<unknown> = (worker) => worker.close()) {
+    this.closed = Promise.all(workers.map(stop)).then(
       () => true,
       () => true,
     );

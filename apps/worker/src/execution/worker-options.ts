@@ -28,7 +28,8 @@ export function workerOptions(config: PunctualConfig, queue: ConsumedQueue): Wor
   const common = { connection: { ...redisOptionsFromUrl(config.redis.url), maxRetriesPerRequest: null }, prefix: config.redis.queuePrefix };
   if (queue === 'webhooks') {
     const claimMs = webhookClaimMs(config);
-    return { ...common, concurrency: config.webhooks.concurrency, lockDuration: claimMs, stalledInterval: claimMs };
+    // Delivery jobs are not traced. Set rather than left out: @nestjs/bullmq would give the worker the queue's telemetry.
+    return { ...common, concurrency: config.webhooks.concurrency, lockDuration: claimMs, stalledInterval: claimMs, telemetry: undefined };
   }
   const limit = config.worker.rateLimits.get(queue.actionType) ?? queue.rateLimit;
   return {

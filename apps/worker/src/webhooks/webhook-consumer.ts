@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { BeforeApplicationShutdown, FactoryProvider, Logger, OnModuleDestroy } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, Job, Worker } from 'bullmq';
 import { PunctualConfig } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
@@ -13,13 +14,12 @@ import { WebhookSender } from './webhook-sender';
  * Runs delivery attempts from the webhook queue, apart from the action queues so that a slow or
  * dead receiver never delays an action. A receiver (a subscription, or a callback URL) gets at most
  * WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION attempts at once per worker, so it cannot take every slot
- * from the other receivers; each attempt is bounded by WEBHOOK_TIMEOUT_MS.
+ * from the other receivers; each attempt is bounded by WEBHOOK_TIMEOUT_MS. @nestjs/bullmq creates
+ * its worker (see webhookConsumerProvider).
  */
-@Injectable()
-export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+export class WebhookConsumer extends WorkerHost<Worker<WebhookJobData>> implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookConsumer.name);
   private readonly slots: TargetSlots;
-  private worker?: Worker<WebhookJobData>;
   private closing?: ClosingWorkers;
 
   constructor(
@@ -28,31 +28,43 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy,
     private readonly metrics: PunctualMetrics,
     private readonly config: PunctualConfig,
   ) {
+    super();
     this.slots = new TargetSlots(config.webhooks.concurrencyPerTarget);
   }
 
-  onApplicationBootstrap(): void {
-    this.worker = new Worker<WebhookJobData>(WEBHOOK_QUEUE, (job, token) => this.run(job, token), workerOptions(this.config, 'webhooks'));
-    this.worker.on('error', (error) => this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`));
-    // A receiver's failure is a recorded attempt, not a job failure: this is Postgres or Redis failing, retried by the queue.
-    this.worker.on('failed', (job, error) => this.logger.warn(`Delivery job ${job?.id ?? '?'} failed, to be retried: ${error.message}`));
+  @OnWorkerEvent('error')
+  onError(error: Error): void {
+    this.logger.error(`Queue ${WEBHOOK_QUEUE}: ${error.message}`);
   }
 
-  /** Like the action consumers: takes no new deliveries from the first moment of shutdown. */
+  // A receiver's failure is a recorded attempt, not a job failure: this is Postgres or Redis failing, retried by the queue.
+  @OnWorkerEvent('failed')
+  onFailed(job: Job | undefined, error: Error): void {
+    this.logger.warn(`Delivery job ${job?.id ?? '?'} failed, to be retried: ${error.message}`);
+  }
+
+  /**
+   * Like the action consumers: takes no new deliveries from the first moment of shutdown. Paused
+   * rather than closed: @nestjs/bullmq closes the worker at application shutdown and waits for
+   * that close, and a close that waits for running jobs cannot be cut short.
+   */
   onModuleDestroy(): void {
-    this.closing = new ClosingWorkers(this.worker ? [this.worker] : []);
+    this.closing = new ClosingWorkers([this.worker], (worker) => worker.pause());
   }
 
   /** Running deliveries may finish within SHUTDOWN_TIMEOUT_MS; then the process exits without them. */
   async beforeApplicationShutdown(): Promise<void> {
     const timeoutMs = this.config.worker.shutdownTimeoutMs;
-    if (await this.closing!.closedBy(timeoutMs)) return;
+    const finished = await this.closing!.closedBy(timeoutMs);
+    // Forced, so that it leaves behind the deliveries still running rather than waiting for them.
+    await this.worker.close(true);
+    if (finished) return;
     this.logger.warn(
       `Exiting with deliveries still running after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms): each is sent again, with the same webhook-id, once its claim lapses`,
     );
   }
 
-  private async run(job: Job<WebhookJobData>, token?: string): Promise<void> {
+  async process(job: Job<WebhookJobData>, token?: string): Promise<void> {
     const { deliveryId, attempts, target } = job.data;
     const slot = this.slots.take(target, Date.now());
     if ('waitMs' in slot) return this.delay(job, token, slot.waitMs);
@@ -74,3 +86,17 @@ export class WebhookConsumer implements OnApplicationBootstrap, OnModuleDestroy,
     throw new DelayedError();
   }
 }
+
+/**
+ * The consumer, as the webhook queue's processor. @Processor's worker options are class metadata
+ * and these come from the configuration, so the class is declared a processor once it is loaded.
+ */
+export const webhookConsumerProvider: FactoryProvider<WebhookConsumer> = {
+  provide: WebhookConsumer,
+  inject: [WebhookDeliveriesRepository, WebhookSender, PunctualMetrics, PunctualConfig],
+  useFactory: (deliveries: WebhookDeliveriesRepository, sender: WebhookSender, metrics: PunctualMetrics, config: PunctualConfig) => {
+    @Processor(WEBHOOK_QUEUE, workerOptions(config, 'webhooks'))
+    class ConfiguredWebhookConsumer extends WebhookConsumer {}
+    return new ConfiguredWebhookConsumer(deliveries, sender, metrics, config);
+  },
+};

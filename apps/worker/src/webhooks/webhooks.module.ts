@@ -2,10 +2,10 @@ import { Module } from '@nestjs/common';
 import { OutboundModule } from '@app/outbound';
 import { WebhookQueueModule } from '@app/webhooks';
 import { MailModule } from '../mail/mail.module';
-import { WebhookConsumer } from './webhook-consumer';
+import { webhookConsumerProvider } from './webhook-consumer';
 import { WebhookPumpLoop } from './webhook-pump.loop';
 import { WebhookSender } from './webhook-sender';
 
 /** Delivers lifecycle webhooks from the Postgres outbox, through the webhook queue. */
-@Module({ imports: [OutboundModule, MailModule, WebhookQueueModule], providers: [WebhookPumpLoop, WebhookConsumer, WebhookSender] })
+@Module({ imports: [OutboundModule, MailModule, WebhookQueueModule], providers: [WebhookPumpLoop, webhookConsumerProvider, WebhookSender] })
 export class WebhooksModule {}
