@@ -18,7 +18,7 @@ const QUEUEABLE = 'id, action, status, occurrence, retry_count, revision, next_a
 export class ScheduleRepository {
   private readonly promoterLock: TransactionLock;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource) {
     this.promoterLock = new TransactionLock(dataSource, PROMOTER_LOCK);
   }
 
