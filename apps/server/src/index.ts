@@ -2,6 +2,7 @@
 // action types without copying or editing Punctual's code.
 import { Type } from '@nestjs/common';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { migrate } from '@app/database';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { runApi as runApiWithTypes } from '../../api/src/run-api';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
@@ -28,5 +29,11 @@ export function runWorker(options: PunctualServerOptions = {}): void {
   });
 }
 
-/** Applies every pending migration to the database at `databaseUrl`; answers the names of those it applied. Run it before the first start and after each upgrade. */
-export { migrate as migrateDatabase } from '@app/database';
+/**
+ * Applies every pending migration to the database at `databaseUrl` (creating the database when it
+ * does not exist); answers the names of those it applied. Run it before the first start and after
+ * each upgrade. A function of its own, so the package's declarations expose no database internals.
+ */
+export function migrateDatabase(databaseUrl: string): Promise<string[]> {
+  return migrate(databaseUrl);
+}
