@@ -23,7 +23,8 @@ export type TransitionGuard =
 interface Write {
   transition: Transition<ActionEntity>;
   guard: TransitionGuard;
-  changed: readonly (keyof ActionState)[];
+  /** The fields the transition changed, one bit each (BIT). */
+  changed: number;
   /** Its place in the batch: two writes of one action in a batch, the first goes and the second finds it moved on. */
   ord: number;
 }
@@ -41,12 +42,12 @@ const WRITE_COLUMNS = new UnnestColumns<Write>([
   ['guard_statuses', 'text', (w) => (w.guard.kind === 'revision' ? w.guard.statuses.join(',') : null)],
   ['guard_due_after', 'timestamptz', (w) => (w.guard.kind === 'revision' ? (w.guard.dueAfter ?? null) : null)],
   ['seen_cancel_requested_at', 'timestamptz', (w) => w.transition.before.cancelRequestedAt],
-  ['changed', 'integer', (w) => w.changed.reduce((mask, field) => mask | BIT[field], 0)],
-  // Every field's new value travels, but only changed ones are written; unchanged JSON is not sent at all.
+  ['changed', 'integer', (w) => w.changed],
+  // Only changed fields travel (status always: the claim is kept or cleared by it).
   ...STATE_FIELDS.map((field) => {
     const [column, sqlType] = STATE_COLUMNS[field];
-    const json = sqlType === 'jsonb';
-    return [column, json ? 'text' : sqlType, (w: Write) => (json && !w.changed.includes(field) ? null : columnValue(w.transition.after, field))] as const;
+    const sent = (w: Write) => field === 'status' || (w.changed & BIT[field]) !== 0;
+    return [column, sqlType === 'jsonb' ? 'text' : sqlType, (w: Write) => (sent(w) ? columnValue(w.transition.after, field) : null)] as const;
   }),
   ['finished', 'boolean', (w) => w.transition.finished],
   ['entry_from', 'varchar', (w) => entryOf(w).from],
@@ -145,7 +146,8 @@ export class LifecycleStore {
     if (transition.history.length === 0) return Promise.resolve(transition.before);
     if (transition.history.length > 1) throw new Error('A transition writes at most one history entry');
     if (guard.kind === 'claim' && !transition.before.claimToken) throw new Error('An outcome is written only under the claim it was computed with');
-    return this.writes.submit({ transition, guard, changed: changedFields(transition.before, transition.after), ord: 0 });
+    const changed = changedFields(transition.before, transition.after).reduce((mask, field) => mask | BIT[field], 0);
+    return this.writes.submit({ transition, guard, changed, ord: 0 });
   }
 
   /** Deletes the action if it is still at the revision read and `guard` holds; whether it went. */
