@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ActionCountsRepository } from '@app/database';
-import { PeriodicTask } from './periodic-task';
+import { ActionCountsRepository, PeriodicTask } from '@app/database';
 
 /** Often enough that a stats read sums a few hundred deltas at most under load. */
 export const COUNT_COMPACTION_INTERVAL_MS = 10_000;

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { GaugeRepository } from '@app/database';
+import { GaugeRepository, LeaderTask } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
-import { LeaderTask } from './leader-task';
 
 /** Often enough for a scrape every 15 s to see a fresh value; one indexed count per interval for the whole system. */
 export const OVERDUE_GAUGE_INTERVAL_MS = 5_000;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
+import { PeriodicTask } from '@app/database';
 import { ActionPromoter } from '@app/scheduling';
-import { PeriodicTask } from './periodic-task';
 
 /** Runs the promoter every PROMOTE_INTERVAL_MS in every worker; each tick leads through the promoter's lock. */
 @Injectable()

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { RetentionRepository } from '@app/database';
-import { PeriodicTask } from './periodic-task';
+import { PeriodicTask, RetentionRepository } from '@app/database';
 
 const BATCH_SIZE = 1000;
 /**

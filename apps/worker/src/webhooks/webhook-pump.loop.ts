@@ -2,10 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { PunctualConfig } from '@app/config';
-import { WebhookDeliveriesRepository } from '@app/database';
+import { PeriodicTask, WebhookDeliveriesRepository } from '@app/database';
 import { Clock } from '@app/domain';
 import { WEBHOOK_QUEUE, WebhookJobData, webhookJobIdFor } from '@app/webhooks';
-import { PeriodicTask } from '../housekeeping/periodic-task';
 
 /** Often enough that a delivery leaves soon after its change committed; one indexed query when idle. */
 export const WEBHOOK_PUMP_INTERVAL_MS = 200;

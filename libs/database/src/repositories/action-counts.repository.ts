@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
-import { TransactionLock } from '../advisory-lock';
+import { TransactionLock } from '../leadership/advisory-lock';
 import { ActionStats } from './action-query.types';
 
 /** Advisory-lock key: one compaction at a time (concurrent ones would be correct, only wasted). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { SessionLock } from '../advisory-lock';
+import { SessionLock } from '../leadership/advisory-lock';
 
 /** Session-level advisory-lock key of the one process that computes gauges ("pung"). */
 const GAUGE_LOCK = 0x70756e67;

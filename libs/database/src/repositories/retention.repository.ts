@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TransactionLock } from '../advisory-lock';
+import { TransactionLock } from '../leadership/advisory-lock';
 
 /** Advisory-lock key: one instance purges at a time. */
 const RETENTION_LOCK = 0x72657465; // "rete"

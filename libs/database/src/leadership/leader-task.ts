@@ -1,4 +1,4 @@
-import { AdvisoryLock } from '@app/database';
+import { AdvisoryLock } from './advisory-lock';
 import { PeriodicSettings, PeriodicTask } from './periodic-task';
 
 /**

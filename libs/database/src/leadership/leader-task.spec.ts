@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { waitUntil } from '@app/testing';
-import { AdvisoryLock, SessionLock, TransactionLock, dataSourceOptions } from '@app/database';
+import { dataSourceOptions } from '../data-source-options';
+import { AdvisoryLock, SessionLock, TransactionLock } from './advisory-lock';
 import { LeaderTask } from './leader-task';
 
 /** A key no real task uses ("spec"). */
