@@ -20,7 +20,7 @@ export class ActionScheduler {
 
   /** Stores the actions and their creation history, all or nothing, then queues those due soon. */
   async createAll(actions: NewAction[]): Promise<ActionEntity[]> {
-    const created = await this.actions.createMany(actions);
+    const created = await this.store.createMany(actions);
     this.metrics.actionsCreated(created);
     await this.queues.enqueue(created);
     return created;
@@ -28,7 +28,7 @@ export class ActionScheduler {
 
   /** Stores one action (concurrent single creates share one statement), then queues it. */
   async create(action: NewAction): Promise<ActionEntity> {
-    const created = await this.actions.create(action);
+    const created = await this.store.create(action);
     this.createdOne(created);
     await this.queues.enqueue([created]);
     return created;
@@ -54,26 +54,19 @@ export class ActionScheduler {
   }
 
   /**
-   * Persists a client's transition (patch, manual retry, cancel) if the action is still as it was
-   * read, one of `guard.statuses` and due after `guard.dueAfter`. A new revision replaces the
-   * queued job; a finished action keeps none. A transition that changes nothing writes nothing.
-   * Returns null when the row changed meanwhile.
+   * Persists a client's transition (patch, manual retry, cancel, deletion) if the action is still
+   * as it was read, one of `guard.statuses` and due after `guard.dueAfter`. A new revision replaces
+   * the queued job; a finished or deleted action keeps none. A transition that changes nothing
+   * writes nothing. Returns null when the row changed meanwhile.
    */
   async apply(transition: Transition<ActionEntity>, guard: UnlockedGuard): Promise<ActionEntity | null> {
-    if (transition.history.length === 0) return transition.before;
     const updated = await this.store.persist(transition, { kind: 'revision', ...guard });
-    if (updated && (updated.revision !== transition.before.revision || transition.finished)) {
+    const ended = transition.finished || transition.deleted;
+    if (updated && (ended || updated.revision !== transition.before.revision)) {
       await this.queues.remove(transition.before);
-      if (!transition.finished) await this.queues.enqueue([updated]);
+      if (!ended) await this.queues.enqueue([updated]);
     }
     return updated;
-  }
-
-  /** Deletes the action if it is still as read and `guard` holds (see `unlockedGuard`); its job goes too. */
-  async delete(action: ActionEntity, guard: UnlockedGuard): Promise<boolean> {
-    const deleted = await this.store.delete(action, guard);
-    if (deleted) await this.queues.remove(action);
-    return deleted;
   }
 
   /**

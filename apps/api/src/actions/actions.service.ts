@@ -148,7 +148,7 @@ export class ActionsService {
   async remove(id: string): Promise<void> {
     await this.changeUntilSettled(id, async (current) => {
       const guard = unlockedGuard(current, 'deleted', this.clock.now(), this.config.scheduling.lockWindowMs);
-      return (await this.scheduler.delete(current, guard)) ? current : null;
+      return this.scheduler.apply(transition(current, { type: 'deleted' }), guard);
     });
   }
 

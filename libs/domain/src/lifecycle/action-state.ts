@@ -64,6 +64,8 @@ export interface Transition<S extends ActionState = ActionState> {
   readonly history: readonly HistoryDraft[];
   /** The action reached a final status now (retention counts from here). */
   readonly finished: boolean;
+  /** The action is gone: storage deletes its row, and its history with it, instead of writing `after`. */
+  readonly deleted: boolean;
   /** Written with the change, in the same statement, for webhook delivery; null when there is nothing to tell. */
   readonly notice: ActionNotice | null;
 }

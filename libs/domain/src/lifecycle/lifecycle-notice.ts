@@ -41,6 +41,7 @@ export function noticeOf(before: ActionState, after: ActionState, event: Lifecyc
     case 'patched':
     case 'retriedManually':
     case 'canceled':
+    case 'deleted':
       return null;
   }
 }

@@ -382,6 +382,15 @@ export const TRANSITION_CASES: TransitionCase[] = [
   ],
 ];
 
+/** A deletion the lifecycle allows: of any status but IN_PROGRESS (storage adds the lock window's guard). */
+export const DELETION_CASES: [name: string, before: ActionState][] = [
+  ActionStatus.Pending,
+  ActionStatus.Completed,
+  ActionStatus.Failed,
+  ActionStatus.NoAction,
+  ActionStatus.Canceled,
+].map((status) => [`deletion of a ${status} action`, state({ status, executionTime: at('2030-01-01T00:00:00.000Z') })]);
+
 /** What a transition tells the client: [name, state before, event, notice (null: nothing)]. */
 export type NoticeCase = [name: string, before: ActionState, event: LifecycleEvent, notice: object | null];
 

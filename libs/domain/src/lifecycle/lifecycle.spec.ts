@@ -5,6 +5,7 @@ import { InvalidChangeError, TransitionRefusedError } from './lifecycle.errors';
 import { newActionState } from './new-action-state';
 import { upcomingOccurrences } from './upcoming-occurrences';
 import {
+  DELETION_CASES,
   NOTICE_CASES,
   NoticeCase,
   TRANSITION_CASES,
@@ -29,6 +30,10 @@ describe('the action lifecycle', () => {
     expect(result.finished).toBe(finished);
   });
 
+  it.each(DELETION_CASES)('%s: the row goes, with nothing written or told', (_name, before) => {
+    expect(transition(before, { type: 'deleted' })).toEqual({ before, after: before, history: [], finished: false, deleted: true, notice: null });
+  });
+
   it.each<NoticeCase>(NOTICE_CASES)('notice of %s', (_name, before, event, notice) => {
     const result = transition(before, event);
     if (notice === null) expect(result.notice).toBeNull();
@@ -44,6 +49,7 @@ describe('the action lifecycle', () => {
     ['a manual retry of a COMPLETED action', state({ status: ActionStatus.Completed }), { type: 'retriedManually', now }],
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
     ['a claim of a finished action', state({ status: ActionStatus.Completed }), { type: 'claimed' }],
+    ['a deletion of a running action', state(), { type: 'deleted' }],
     ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map((status): [string, ActionState, LifecycleEvent] => [
       `a cancel of a ${status} action`,
       state({ status }),

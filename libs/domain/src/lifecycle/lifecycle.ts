@@ -57,7 +57,12 @@ export type LifecycleEvent =
    */
   | { readonly type: 'canceled'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
   /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
-  | { readonly type: 'retriedManually'; readonly now: Date };
+  | { readonly type: 'retriedManually'; readonly now: Date }
+  /**
+   * A client deleted the action: it never runs again. A running attempt cannot be deleted (it is
+   * canceled instead); storage deletes a PENDING one only outside the lock window (`unlockedGuard`).
+   */
+  | { readonly type: 'deleted' };
 
 /**
  * The action lifecycle, as one pure function: the state after `event`, and the history entries
@@ -71,13 +76,15 @@ export type LifecycleEvent =
  *   PENDING ─patched→ PENDING;  FAILED | NO_ACTION ─retriedManually→ PENDING
  *   PENDING | IN_PROGRESS ─canceled→ CANCELED, or the same status with cancelRequestedAt set, and
  *   then the covered attempt's end (succeeded, failed, interrupted) → CANCELED
+ *   any status but IN_PROGRESS ─deleted→ (no action)
  */
 export function transition<S extends ActionState>(state: S, event: LifecycleEvent): Transition<S> {
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
-  if (!result.entry) return { before: state, after, history: [], finished: false, notice: null };
+  const deleted = result.deleted ?? false;
+  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, notice: null };
   const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
-  return { before: state, after, history: [entry], finished: result.finished ?? false, notice: noticeOf(state, after, event, entry) };
+  return { before: state, after, history: [entry], finished: result.finished ?? false, deleted, notice: noticeOf(state, after, event, entry) };
 }
 
 interface Outcome {
@@ -85,6 +92,8 @@ interface Outcome {
   /** Null when the event changes nothing: nothing is written. */
   entry: Omit<HistoryDraft, 'from' | 'occurrence'> | null;
   finished?: boolean;
+  /** The row goes, with its history: no entry is written. */
+  deleted?: boolean;
 }
 
 function apply(state: ActionState, event: LifecycleEvent): Outcome {
@@ -126,6 +135,11 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
         changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now) },
         entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
       };
+    case 'deleted':
+      if (state.status === ActionStatus.InProgress) {
+        throw new TransitionRefusedError('Action is IN_PROGRESS (running now) and cannot be deleted; cancel it instead');
+      }
+      return { changes: {}, entry: null, deleted: true };
   }
 }
 
