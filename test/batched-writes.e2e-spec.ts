@@ -1,4 +1,4 @@
-import { ActionEntity, ActionsRepository, ClaimResult, ExecutionRepository, LifecycleStore } from '@app/database';
+import { ActionEntity, ActionsRepository, ClaimResult, LifecycleStore } from '@app/database';
 import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
@@ -6,12 +6,10 @@ import { httpRequestExample } from './support/fixtures';
 /** Concurrent requests share statements; each must still get exactly its own answer. */
 describe('Batched writes: concurrent creates, claims and outcomes in shared statements', () => {
   let api: ApiTestApp;
-  let execution: ExecutionRepository;
   let store: LifecycleStore;
 
   beforeAll(async () => {
     api = await startCleanApiApp();
-    execution = api.app.get(ExecutionRepository);
     store = api.app.get(LifecycleStore);
   });
   afterAll(() => api.close());
@@ -30,7 +28,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   async function createDueActions(count: number): Promise<ActionEntity[]> {
     const created = await api.client.post('/actions/batch', { items: Array.from({ length: count }, () => httpRequestExample(0)) });
     expect(created.status).toBe(201);
-    return Promise.all(created.body.items.map(async (item: { id: string }) => claimed(await execution.claim(item.id, 0, LEASE_MS))));
+    return Promise.all(created.body.items.map(async (item: { id: string }) => claimed(await store.claim(item.id, 0, LEASE_MS))));
   }
 
   async function historyOf(
@@ -53,7 +51,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
 
   it('the same occurrence claimed ten times at once: one claim wins, one history entry', async () => {
     const created = await api.client.post('/actions', httpRequestExample(0));
-    const claims = await Promise.all(Array.from({ length: 10 }, () => execution.claim(created.body.id, 0, LEASE_MS)));
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(created.body.id, 0, LEASE_MS)));
     expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
     const entries = await historyOf(created.body.id);
     expect(entries.filter((e) => e.to_status === 'IN_PROGRESS')).toHaveLength(1);
@@ -62,14 +60,14 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   it('claims in one batch: current revisions win, a stale revision gets nothing', async () => {
     const created = await api.client.post('/actions/batch', { items: Array.from({ length: 20 }, () => httpRequestExample(0)) });
     const ids: string[] = created.body.items.map((a: { id: string }) => a.id);
-    const claims = await Promise.all([...ids.map((id) => execution.claim(id, 0, LEASE_MS)), execution.claim(ids[0], 7, LEASE_MS)]);
+    const claims = await Promise.all([...ids.map((id) => store.claim(id, 0, LEASE_MS)), store.claim(ids[0], 7, LEASE_MS)]);
     expect(claims.slice(0, 20).map((c) => claimed(c).id)).toEqual(ids);
     expect(claims[20]).toEqual({ kind: 'none' });
   });
 
   it("a claim before the due time (on Postgres's clock) is refused with the time left", async () => {
     const created = await api.client.post('/actions', httpRequestExample(60_000));
-    const claim = await execution.claim(created.body.id, 0, LEASE_MS);
+    const claim = await store.claim(created.body.id, 0, LEASE_MS);
     expect(claim.kind).toBe('not-due');
     expect(claim.kind === 'not-due' && claim.dueInMs).toBeGreaterThan(50_000);
     expect((await historyOf(created.body.id)).map((e) => e.to_status)).toEqual(['PENDING']);
@@ -101,7 +99,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
 
   it('each outcome answers with the action as stored, every field of it', async () => {
     const recurring = await api.client.post('/actions', { ...httpRequestExample(0), repeat: true, frequency: 'DAILY', executionRemainder: 3 });
-    const actions = [...(await createDueActions(3)), claimed(await execution.claim(recurring.body.id, 0, LEASE_MS))];
+    const actions = [...(await createDueActions(3)), claimed(await store.claim(recurring.body.id, 0, LEASE_MS))];
     const events = [succeeded('done'), failed('boom'), failed('gave up', true), succeeded(null)];
     const results = await Promise.all(actions.map((action, i) => record(action, events[i])));
     for (const [i, action] of actions.entries()) {
@@ -125,7 +123,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
       frequency: 'DAILY',
       executionRemainder: 3,
     });
-    const action = claimed(await execution.claim(created.body.id, 0, LEASE_MS));
+    const action = claimed(await store.claim(created.body.id, 0, LEASE_MS));
     const next = new Date(action.executionTime.getTime() + 86_400_000);
     const updated = await record(action, succeeded(null));
     expect(updated).toMatchObject({ status: 'PENDING', occurrence: 2, executionRemainder: 2, revision: 1, executionTime: next, nextAttemptAt: next });

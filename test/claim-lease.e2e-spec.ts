@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
-import { ExecutionRepository, LifecycleStore } from '@app/database';
+import { LifecycleStore } from '@app/database';
 import { Clock, transition } from '@app/domain';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -95,14 +95,14 @@ describe('A running attempt keeps its claim', () => {
   });
 
   it('a takeover fences the old holder off: its late outcome is refused', async () => {
-    const execution = api.app.get(ExecutionRepository);
+    const store = api.app.get(LifecycleStore);
     const created = (await api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/fenced') } }))
       .body;
-    const first = await execution.claim(created.id, 0, 100);
-    await waitUntil('the first lease to lapse', async () => (await execution.claim(created.id, 0, 60_000)).kind === 'claimed');
+    const first = await store.claim(created.id, 0, 100);
+    await waitUntil('the first lease to lapse', async () => (await store.claim(created.id, 0, 60_000)).kind === 'claimed');
     if (first.kind !== 'claimed') throw new Error('the first claim should have won');
     const late = transition(first.action, { type: 'succeeded', now: new Date(), note: 'late' });
-    expect(await api.app.get(LifecycleStore).persist(late, { kind: 'claim' })).toBeNull();
+    expect(await store.persist(late, { kind: 'claim' })).toBeNull();
     expect((await statusOf(created.id)).status).toBe('IN_PROGRESS');
   });
 });

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ActionEntity, ActionsRepository, ExecutionRepository, LifecycleStore, TransitionGuard } from '@app/database';
+import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, LifecycleEvent, Transition, transition } from '@app/domain';
-import { STATE_FIELDS } from '../libs/database/src/repositories/action-state-columns';
-import { NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
+import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
+import { DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
-// Every case of the lifecycle's table, persisted by the store (and a claim by the claim statement)
-// on Postgres: the row, the history entry and the webhook event written must be exactly what
+// Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history entry and the webhook event written must be exactly what
 // transition() decided, so the SQL cannot drift from the lifecycle.
 
 /** The guard each kind of writer uses: a worker writes an attempt's end under its claim, anyone else at the revision read. */
@@ -32,7 +31,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     const id = randomUUID();
     // A callback URL makes every notice land in the outbox, subscription or not.
     const withCallback = { ...state, callbackUrl: 'https://example.com/punctual-events' };
-    await api.app.get(ActionsRepository).createMany([
+    await store.createMany([
       {
         id,
         action: 'HTTP_REQUEST',
@@ -70,13 +69,13 @@ describe('The store persists exactly what the lifecycle decided (every case of i
   }
 
   /**
-   * What the lifecycle decides for `event`, and what storage wrote for it: a claim through the claim
-   * statement (Postgres decides claims in batches), every other event through the store.
+   * What the lifecycle decides for `event`, and what the store wrote for it: a claim through
+   * `claim` (Postgres decides claims in batches), every other event through `persist`.
    */
   async function decidedAndWritten(action: ActionEntity, event: LifecycleEvent) {
     const t = transition(action, event);
     if (event.type !== 'claimed') return { t, written: await store.persist(t, guardOf(action, event)) };
-    const claim = await api.app.get(ExecutionRepository).claim(action.id, action.revision, 60_000);
+    const claim = await store.claim(action.id, action.revision, 60_000);
     return { t, written: claim.kind === 'claimed' ? claim.action : null };
   }
 
@@ -118,15 +117,36 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     else expect(row.data).toEqual(action.data);
   });
 
+  it.each(DELETION_CASES)('%s: the row goes, with its history, and nothing is told', async (_name, before) => {
+    const action = await stored(before);
+    const t = transition(action, { type: 'deleted' });
+    expect(await store.persist(t, { kind: 'revision', statuses: [action.status] })).toBe(action);
+    const found = await persisted(action.id);
+    expect(found.row).toBeNull();
+    expect(found.lastEntry).toBeUndefined();
+    expect(found.events).toEqual([]);
+  });
+
   it('deletes only while its guard holds: the revision read, the status, and a due time after the lock window', async () => {
     const later = new Date(Date.now() + 3_600_000);
     const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: later, nextAttemptAt: later });
+    const deleted = (read: ActionEntity) => transition(read, { type: 'deleted' });
     const exists = async () => (await api.app.get(ActionsRepository).findById(action.id)) !== null;
-    expect(await store.delete(action, { statuses: [ActionStatus.Pending], dueAfter: new Date(later.getTime() + 1) })).toBe(false);
-    expect(await store.delete({ ...action, revision: action.revision + 1 }, { statuses: [ActionStatus.Pending] })).toBe(false);
-    expect(await store.delete(action, { statuses: [ActionStatus.Failed] })).toBe(false);
+    const pending = (dueAfter?: Date): TransitionGuard => ({ kind: 'revision', statuses: [ActionStatus.Pending], dueAfter });
+    expect(await store.persist(deleted(action), pending(new Date(later.getTime() + 1)))).toBeNull();
+    expect(await store.persist(deleted({ ...action, revision: action.revision + 1 }), pending())).toBeNull();
+    expect(await store.persist(deleted(action), { kind: 'revision', statuses: [ActionStatus.Failed] })).toBeNull();
     expect(await exists()).toBe(true);
-    expect(await store.delete(action, { statuses: [ActionStatus.Pending], dueAfter: new Date(later.getTime() - 1) })).toBe(true);
+    expect(() => store.persist(deleted(action), { kind: 'claim' })).toThrow(/never under a claim/);
+    expect(await store.persist(deleted(action), pending(new Date(later.getTime() - 1)))).toBe(action);
     expect(await exists()).toBe(false);
+  });
+
+  it('refuses an outcome that changes a field frozen while the attempt runs, writing nothing', async () => {
+    const action = await stored(TRANSITION_CASES[2][1]);
+    const t = transition(action, { type: 'succeeded', now: new Date(), note: null });
+    const tampered = { ...t, after: { ...t.after, metadata: { changed: true } } };
+    expect(() => store.persist(tampered, { kind: 'claim' })).toThrow(/cannot change metadata/);
+    expect(stateOf((await persisted(action.id)).row)).toEqual(stateOf(action));
   });
 });

@@ -6,7 +6,7 @@ import { ActionCountsRepository } from './repositories/action-counts.repository'
 import { ActionsRepository } from './repositories/actions.repository';
 import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
-import { LifecycleStore } from './repositories/lifecycle.store';
+import { LifecycleStore } from './lifecycle-store/lifecycle.store';
 import { GaugeRepository } from './repositories/gauge.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, ExecutionRepository, isDatabaseUnavailable } from '@app/database';
+import { ActionEntity, ExecutionRepository, LifecycleStore, isDatabaseUnavailable } from '@app/database';
 import {
   ActionStatus,
   Clock,
@@ -31,6 +31,7 @@ export class ActionProcessor {
   private readonly logger = new Logger(ActionProcessor.name);
 
   constructor(
+    private readonly store: LifecycleStore,
     private readonly execution: ExecutionRepository,
     private readonly scheduler: ActionScheduler,
     private readonly fulfillments: FulfillmentRegistry,
@@ -46,7 +47,7 @@ export class ActionProcessor {
    */
   async process(job: ActionJobData): Promise<JobOutcome> {
     const claim = await inSpan('punctual.claim', { [ACTION_ID]: job.actionId }, () =>
-      this.execution.claim(job.actionId, job.revision, this.config.scheduling.claimLeaseMs),
+      this.store.claim(job.actionId, job.revision, this.config.scheduling.claimLeaseMs),
     );
     if (claim.kind === 'not-due') throw new NotDueYetError(claim.dueInMs);
     if (claim.kind === 'none') {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
 import { TransactionLock } from '../leadership/advisory-lock';
 import { ActionStats } from './action-query.types';
@@ -23,10 +23,11 @@ const COMPACT_ON_READ_ROWS = 5_000;
 export class ActionCountsRepository {
   private readonly logger = new Logger(ActionCountsRepository.name);
   private compacting: Promise<unknown> | null = null;
-  private readonly compactionLock: TransactionLock;
+  /** The compaction lock: the worker's compaction task leads through it, and a compaction after a large read takes it too. */
+  readonly lock: TransactionLock;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.compactionLock = new TransactionLock(dataSource, COMPACTION_LOCK);
+    this.lock = new TransactionLock(dataSource, COMPACTION_LOCK);
   }
 
   async stats(): Promise<ActionStats> {
@@ -53,21 +54,20 @@ export class ActionCountsRepository {
   /**
    * Folds every committed delta into one row per (action, status), in one statement: deltas
    * appended meanwhile are not in its snapshot and stay as they are, so no change is lost or
-   * counted twice. Returns the number of delta rows folded (0 when another instance is folding).
+   * counted twice. Runs on `manager`, a transaction holding the compaction lock; without one, takes
+   * the lock itself. Returns the number of delta rows folded (0 when another instance is folding).
    */
-  async compact(): Promise<number> {
-    const count = await this.compactionLock.whileHeld(async (manager) => {
-      const [{ folded }]: { folded: number }[] = await manager.query(
-        `WITH folded AS (DELETE FROM action_counts RETURNING action, status, delta),
-              totals AS (
-                INSERT INTO action_counts (action, status, delta)
-                SELECT action, status, sum(delta) FROM folded GROUP BY action, status HAVING sum(delta) <> 0
-              )
-         SELECT count(*)::int AS folded FROM folded`,
-      );
-      return folded;
-    });
-    return count ?? 0;
+  async compact(manager?: EntityManager): Promise<number> {
+    if (!manager) return (await this.lock.whileHeld((held) => this.compact(held))) ?? 0;
+    const [{ folded }]: { folded: number }[] = await manager.query(
+      `WITH folded AS (DELETE FROM action_counts RETURNING action, status, delta),
+            totals AS (
+              INSERT INTO action_counts (action, status, delta)
+              SELECT action, status, sum(delta) FROM folded GROUP BY action, status HAVING sum(delta) <> 0
+            )
+       SELECT count(*)::int AS folded FROM folded`,
+    );
+    return folded;
   }
 
   private compactInBackground(): void {

@@ -1,0 +1,57 @@
+import { UnnestColumns } from '../repositories/unnest-columns';
+
+/** One job's request to claim its action, under a fresh fencing token. */
+export interface ClaimRequest {
+  id: string;
+  revision: number;
+  token: string;
+}
+
+/** A batch of claim requests, one array per column, in the order of the statement's `unnest`. */
+export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
+  ['id', 'uuid', (r) => r.id],
+  ['revision', 'integer', (r) => r.revision],
+  ['token', 'uuid', (r) => r.token],
+]);
+
+/**
+ * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($4: the lease in ms).
+ * Every read of `actions` is driven by the requested ids through the primary key (`LATERAL`, then
+ * the locked rows' `ctid`s): on a table a burst has just filled, whose statistics still say it is
+ * empty, the planner would otherwise read every due row through the partial due-time index and
+ * join them with the batch, a cost growing with the table for each batch. A prepared statement
+ * keeps its plan, so the plan must be right whatever the statistics (`test/claim-plan.e2e-spec.ts`).
+ */
+export const CLAIM_SQL = `WITH requested AS (
+    SELECT * FROM unnest($1::uuid[], $2::integer[], $3::uuid[]) AS r(id, revision, token) ORDER BY id
+  ), claimable AS (
+    -- Rows are locked in id order (the order of requested), so concurrent batches cannot deadlock.
+    SELECT a.ctid AS row_id, a.id, a.status AS previous_status, r.token FROM requested r CROSS JOIN LATERAL (
+      SELECT a.ctid, a.id, a.status FROM actions a
+      WHERE a.id = r.id AND a.revision = r.revision
+        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now()))
+      FOR UPDATE
+    ) a
+  ), claimed AS (
+    UPDATE actions a SET status = 'IN_PROGRESS', claim_token = c.token,
+      claimed_until = now() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
+    FROM (SELECT DISTINCT ON (id) row_id, id, previous_status, token FROM claimable ORDER BY id) c
+    WHERE a.ctid = ANY(ARRAY(SELECT row_id FROM claimable)) AND a.ctid = c.row_id
+    RETURNING a.*, c.previous_status
+  ), history AS (
+    -- A fresh claim writes what the lifecycle's 'claimed' event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's 'interrupted', written after it.
+    -- due_at: when this attempt was due, so the history tells each attempt's firing lag.
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
+    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), next_attempt_at FROM claimed WHERE previous_status = 'PENDING'
+  )
+  SELECT c.*, NULL::bigint AS due_in_ms FROM claimed c
+  UNION ALL
+  -- Not yet: due later, or running under a live claim (a re-delivered job waits for the lease to lapse).
+  SELECT a.*, NULL::varchar, ceil(extract(epoch FROM
+      CASE a.status WHEN 'PENDING' THEN a.next_attempt_at ELSE a.claimed_until END - now()) * 1000)::bigint
+  FROM requested r CROSS JOIN LATERAL (
+    SELECT * FROM actions a
+    WHERE a.id = r.id AND a.revision = r.revision
+      AND ((a.status = 'PENDING' AND a.next_attempt_at > now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now()))
+    OFFSET 0 -- kept a subquery: flattened into a join, it would be planned like the one above is not
+  ) a`;

@@ -1,0 +1,51 @@
+import { NewAction } from '../repositories/action-query.types';
+import { UnnestColumns } from '../repositories/unnest-columns';
+import { stateColumns } from './state-columns';
+
+/** A batch of new actions, one array per column, in the order of the statement's `unnest`. */
+export const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
+  ['id', 'uuid', (a) => a.id],
+  ['action', 'varchar', (a) => a.action],
+  ['api_key_id', 'varchar', (a) => a.apiKeyId],
+  ...stateColumns<NewAction>((a) => a.state),
+  ['history_note', 'text', (a) => a.history.note],
+]);
+
+/**
+ * Inserts actions in their first lifecycle state, and their "created" history entries. It returns
+ * only what Postgres adds (the creation time): the rest is what was sent, so a batch's rows are
+ * not read back and parsed again.
+ */
+export const INSERT_ACTIONS_SQL = `WITH incoming AS (
+    SELECT * FROM unnest(
+      $1::uuid[], $2::varchar[], $3::varchar[],
+      $4::varchar[], $5::integer[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[],
+      $11::boolean[], $12::varchar[], $13::varchar[], $14::varchar[], $15::integer[], $16::timestamptz[], $17::text[],
+      $18::varchar[], $19::text[], $20::text[], $21::varchar[], $22::varchar[], $23::varchar[], $24::timestamptz[], $25::integer[],
+      $26::text[]
+    ) AS n(
+      id, action, api_key_id,
+      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
+      repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
+      misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, revision,
+      history_note
+    )
+  ), inserted AS (
+    INSERT INTO actions (
+      id, action, api_key_id,
+      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
+      repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
+      misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, revision
+    )
+    SELECT id, action, api_key_id,
+      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
+      repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy::jsonb,
+      misfire_policy, data::jsonb, metadata::jsonb, callback_url, data_key_id, callback_key_id, cancel_requested_at, revision
+    FROM incoming
+    RETURNING id, occurrence, status, created_at, updated_at
+  ), history AS (
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+    SELECT i.id, i.occurrence, NULL, i.status, 0, n.history_note, clock_timestamp()
+    FROM inserted i JOIN incoming n USING (id)
+  )
+  SELECT id, created_at, updated_at FROM inserted`;

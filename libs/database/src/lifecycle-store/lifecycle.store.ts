@@ -1,0 +1,182 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { randomUUID } from 'node:crypto';
+import { DataSource, EntityManager } from 'typeorm';
+import { Transition, UnlockedGuard } from '@app/domain';
+import { ActionEntity } from '../entities/action.entity';
+import { NewAction } from '../repositories/action-query.types';
+import { GroupCommit } from '../repositories/group-commit';
+import { blankEntity, hydrate, hydrateJson } from '../repositories/hydrate';
+import { preparedQuery } from '../repositories/prepared-query';
+import { APPLY_CHANGES_SQL, CHANGE_COLUMNS, Change } from './apply-changes.statement';
+import { CLAIM_COLUMNS, CLAIM_SQL, ClaimRequest } from './claim.statement';
+import { DELETE_ACTION_SQL } from './delete-action.statement';
+import { INSERT_ACTIONS_SQL, NEW_ACTION_COLUMNS } from './insert-actions.statement';
+import { OUTCOME_COLUMNS, OUTCOME_FIELDS, RECORD_OUTCOMES_SQL, RecordedRow } from './record-outcomes.statement';
+import { changedFields } from './state-columns';
+
+/** What must still hold of the row for a transition computed from `transition.before` to be written. */
+export type TransitionGuard =
+  /**
+   * A change by a client or the promoter: the row is at the revision it was read at and in one of
+   * `statuses`; with `dueAfter`, its occurrence is also still due after it (outside the lock window).
+   */
+  | ({ readonly kind: 'revision' } & UnlockedGuard)
+  /** An attempt's outcome: the claim it was computed under still holds, and no cancellation arrived since it was read. */
+  | { readonly kind: 'claim' };
+
+/** What a job found when it tried to claim its action. */
+export type ClaimResult =
+  /** The attempt is ours until `claimedUntil` (renew it while running); `takenOver`: its previous worker died mid-run. */
+  | { kind: 'claimed'; action: ActionEntity; takenOver: boolean }
+  /**
+   * Not yet, on Postgres's clock: the action waits for this very job but is due later, or another
+   * attempt holds a live claim on it. Run the job again in `dueInMs`.
+   */
+  | { kind: 'not-due'; dueInMs: number }
+  /** Nothing to do: the job is stale, the action is gone, finished or running elsewhere. */
+  | { kind: 'none' };
+
+/** What the insert returns of each action: the columns Postgres fills. */
+interface InsertedRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The one writer of actions' lifecycle state: their creation, the claim of an occurrence (decided
+ * by Postgres), and every transition the lifecycle computes after it (an attempt's outcome, a
+ * client's change or deletion, the promoter's NO_ACTION), each under its guard, with its history
+ * entry and its webhook notice in the same statement. Concurrent writes of one kind share one
+ * statement (GroupCommit); rows are locked in id order, so batches running side by side on
+ * several processes cannot deadlock. The statements are in this folder, one a file.
+ */
+@Injectable()
+export class LifecycleStore {
+  private readonly singleCreates = new GroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
+  private readonly claims = new GroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
+  private readonly outcomes = new GroupCommit<Transition<ActionEntity>, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
+  private readonly changes = new GroupCommit<Change, ActionEntity | null>((changes) => this.applyMany(changes));
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Stores one action and its creation history; concurrent single creates share one statement. */
+  create(action: NewAction): Promise<ActionEntity> {
+    return this.singleCreates.submit(action);
+  }
+
+  /**
+   * Stores actions and their creation history in one statement, all or nothing, whatever their
+   * number; inside the caller's transaction when given its manager.
+   */
+  async createMany(actions: NewAction[], transaction?: EntityManager): Promise<ActionEntity[]> {
+    const values = NEW_ACTION_COLUMNS.values(actions);
+    const rows = transaction
+      ? await transaction.query<InsertedRow[]>(INSERT_ACTIONS_SQL, values)
+      : await preparedQuery<InsertedRow>(this.dataSource, 'punctual_insert_actions', INSERT_ACTIONS_SQL, values);
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return actions.map((sent) => {
+      const row = byId.get(sent.id)!;
+      // What was sent, unclaimed and unfinished, with Postgres's times: the rows are not read back.
+      return Object.assign(blankEntity<ActionEntity>(metadata), sent.state, {
+        id: sent.id,
+        action: sent.action,
+        apiKeyId: sent.apiKeyId,
+        claimToken: null,
+        claimedUntil: null,
+        finishedAt: null,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      });
+    });
+  }
+
+  /**
+   * The lifecycle's `claimed` event on Postgres's clock: PENDING and due → IN_PROGRESS for exactly
+   * this revision, under a new lease of `leaseMs` and a fresh fencing token. Also takes over an
+   * IN_PROGRESS claim whose lease lapsed (its worker died; the caller records the interruption).
+   */
+  claim(id: string, revision: number, leaseMs: number): Promise<ClaimResult> {
+    return this.claims.submit({ id, revision, token: randomUUID(), leaseMs });
+  }
+
+  /**
+   * Writes `transition` if `guard` still holds: the action as written (as it was, for a deletion),
+   * or null when the row moved on first. A transition that changes nothing writes nothing and
+   * answers the action as it was.
+   */
+  persist(transition: Transition<ActionEntity>, guard: TransitionGuard): Promise<ActionEntity | null> {
+    if (transition.deleted) {
+      if (guard.kind !== 'revision') throw new Error('An action is deleted only at the revision read, never under a claim');
+      return this.delete(transition.before, guard);
+    }
+    if (transition.history.length === 0) return Promise.resolve(transition.before);
+    if (transition.history.length > 1) throw new Error('A transition writes at most one history entry');
+    const changed = changedFields(transition.before, transition.after);
+    if (guard.kind === 'revision') return this.changes.submit({ transition, guard, changed, ord: 0 });
+    if (!transition.before.claimToken) throw new Error('An outcome is written only under the claim it was computed with');
+    const frozen = changed.filter((field) => !OUTCOME_FIELDS.includes(field));
+    if (frozen.length > 0) throw new Error(`An attempt's outcome cannot change ${frozen.join(', ')}: those are frozen while it runs`);
+    return this.outcomes.submit(transition);
+  }
+
+  private async delete(action: ActionEntity, guard: UnlockedGuard): Promise<ActionEntity | null> {
+    const [, deleted]: [unknown, number] = await this.dataSource.query(DELETE_ACTION_SQL, [
+      action.id,
+      action.revision,
+      guard.statuses,
+      guard.dueAfter ?? null,
+    ]);
+    return deleted === 1 ? action : null;
+  }
+
+  private async claimMany(requests: (ClaimRequest & { leaseMs: number })[]): Promise<ClaimResult[]> {
+    const rows = await preparedQuery(this.dataSource, 'punctual_claim', CLAIM_SQL, [...CLAIM_COLUMNS.values(requests), requests[0].leaseMs]);
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id as string, row]));
+    return requests.map((request): ClaimResult => {
+      const row = byId.get(request.id);
+      if (!row || row.revision !== request.revision) return { kind: 'none' };
+      if (row.due_in_ms !== null) return { kind: 'not-due', dueInMs: Number(row.due_in_ms) };
+      // A job queued twice in one batch claims once: the request whose token won takes the row.
+      if (row.claim_token !== request.token) return { kind: 'none' };
+      return { kind: 'claimed', action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === 'IN_PROGRESS' };
+    });
+  }
+
+  private async recordMany(outcomes: Transition<ActionEntity>[]): Promise<(ActionEntity | null)[]> {
+    const rows = await preparedQuery<RecordedRow>(this.dataSource, 'punctual_record_outcomes', RECORD_OUTCOMES_SQL, OUTCOME_COLUMNS.values(outcomes));
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return outcomes.map(({ before, after }) => {
+      const row = byId.get(before.id);
+      if (!row) return null;
+      byId.delete(before.id);
+      // The action as the outcome left it, without reading it back: the transition's state and what Postgres filled in.
+      return Object.assign(blankEntity<ActionEntity>(metadata), after, {
+        finishedAt: row.finished_at,
+        claimToken: row.claim_token,
+        claimedUntil: row.claimed_until,
+        updatedAt: row.updated_at,
+      });
+    });
+  }
+
+  private async applyMany(changes: Change[]): Promise<(ActionEntity | null)[]> {
+    changes.forEach((change, ord) => (change.ord = ord));
+    const rows = await preparedQuery<{ ord: number; row_json: Record<string, unknown> }>(
+      this.dataSource,
+      'punctual_apply_changes',
+      APPLY_CHANGES_SQL,
+      CHANGE_COLUMNS.values(changes),
+    );
+    const metadata = this.dataSource.getMetadata(ActionEntity);
+    const byOrd = new Map(rows.map((row) => [row.ord, row]));
+    return changes.map((_, ord) => {
+      const row = byOrd.get(ord);
+      return row ? hydrateJson<ActionEntity>(metadata, row.row_json) : null;
+    });
+  }
+}

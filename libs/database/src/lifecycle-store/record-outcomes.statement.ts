@@ -1,0 +1,92 @@
+import { ActionState, Transition } from '@app/domain';
+import { ActionEntity } from '../entities/action.entity';
+import { UnnestColumns } from '../repositories/unnest-columns';
+import { entryColumns, noticeColumns, stateColumns } from './state-columns';
+import { outboxInsertSql } from './webhook-outbox';
+
+/**
+ * The lifecycle fields an attempt's outcome can change (succeeded, failed, interrupted, or the
+ * type found unknown); every other field is frozen while an action runs. The store refuses an
+ * outcome that changes any other.
+ */
+export const OUTCOME_FIELDS: readonly (keyof ActionState)[] = [
+  'status',
+  'occurrence',
+  'retryCount',
+  'lastError',
+  'executionTime',
+  'nextAttemptAt',
+  'executionRemainder',
+  'revision',
+];
+
+/** A batch of outcomes, one array per column, in the order of the statement's `unnest`. */
+export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
+  ['id', 'uuid', (t) => t.before.id],
+  ['claim_token', 'uuid', (t) => t.before.claimToken],
+  ['seen_cancel_requested_at', 'timestamptz', (t) => t.before.cancelRequestedAt],
+  ...stateColumns<Transition<ActionEntity>>((t) => t.after, OUTCOME_FIELDS),
+  ['finished', 'boolean', (t) => t.finished],
+  ...entryColumns<Transition<ActionEntity>>((t) => t.history[0]),
+  ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
+]);
+
+/**
+ * Writes attempts' outcomes, each only while the claim it was computed under still holds (its
+ * fencing token) and no cancellation arrived since its action was read, with their history
+ * entries and webhook notices. `finished_at` is set when the outcome finished the action; the
+ * claim goes when the action leaves IN_PROGRESS. It answers only what Postgres filled in: the
+ * rest is the claimed row and the outcome, which nothing else can change while the claim holds.
+ */
+export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
+    SELECT * FROM unnest(
+      $1::uuid[], $2::uuid[], $3::timestamptz[],
+      $4::varchar[], $5::integer[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::integer[], $11::integer[],
+      $12::boolean[],
+      $13::varchar[], $14::varchar[], $15::integer[], $16::integer[], $17::text[],
+      $18::varchar[], $19::integer[], $20::integer[], $21::text[]
+    ) AS o(
+      id, claim_token, seen_cancel_requested_at,
+      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, revision,
+      finished,
+      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
+      notice_type, notice_occurrence, notice_attempt, notice_note
+    )
+  ), locked AS (
+    SELECT o.* FROM actions a JOIN outcome o ON a.id = o.id AND a.claim_token = o.claim_token
+    WHERE a.status = 'IN_PROGRESS' AND a.cancel_requested_at IS NOT DISTINCT FROM o.seen_cancel_requested_at
+    -- Rows are locked in id order, so batches running side by side cannot deadlock.
+    ORDER BY a.id FOR UPDATE OF a
+  ), changed AS (
+    UPDATE actions a SET
+      status = o.status,
+      occurrence = o.occurrence,
+      retry_count = o.retry_count,
+      last_error = o.last_error,
+      execution_time = o.execution_time,
+      next_attempt_at = o.next_attempt_at,
+      execution_remainder = o.execution_remainder,
+      revision = o.revision,
+      finished_at = CASE WHEN o.finished THEN now() END,
+      claim_token = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claim_token END,
+      claimed_until = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claimed_until END,
+      updated_at = clock_timestamp()
+    FROM locked o WHERE a.id = o.id
+    RETURNING a.*, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
+      o.notice_type, o.notice_occurrence, o.notice_attempt, o.notice_note
+  ), history AS (
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
+  ), notices AS (
+    ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
+  )
+  SELECT id, finished_at, claim_token, claimed_until, updated_at FROM changed`;
+
+/** What the outcome statement answers for each row it wrote: the columns Postgres fills. */
+export interface RecordedRow {
+  id: string;
+  finished_at: Date | null;
+  claim_token: string | null;
+  claimed_until: Date | null;
+  updated_at: Date;
+}

@@ -1,0 +1,90 @@
+import { ActionNotice, ActionState, HistoryDraft } from '@app/domain';
+import { UnnestColumn } from '../repositories/unnest-columns';
+
+/**
+ * Every lifecycle field with its column in `actions` and the type it travels as in a batch
+ * parameter (jsonb as text, cast in the statement). The compiler keeps it complete as
+ * `ActionState` grows; `state-columns.spec.ts` holds it to the entity's column decorators, and
+ * the statements name the same columns in the same order.
+ */
+export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [column: string, travelsAs: string] } = {
+  status: ['status', 'varchar'],
+  occurrence: ['occurrence', 'integer'],
+  retryCount: ['retry_count', 'integer'],
+  lastError: ['last_error', 'text'],
+  executionTime: ['execution_time', 'timestamptz'],
+  nextAttemptAt: ['next_attempt_at', 'timestamptz'],
+  scheduleAnchor: ['schedule_anchor', 'timestamptz'],
+  repeat: ['repeat', 'boolean'],
+  frequency: ['frequency', 'varchar'],
+  cron: ['cron', 'varchar'],
+  timezone: ['timezone', 'varchar'],
+  executionRemainder: ['execution_remainder', 'integer'],
+  endAt: ['end_at', 'timestamptz'],
+  retryPolicy: ['retry_policy', 'text'],
+  misfirePolicy: ['misfire_policy', 'varchar'],
+  data: ['data', 'text'],
+  metadata: ['metadata', 'text'],
+  callbackUrl: ['callback_url', 'varchar'],
+  dataKeyId: ['data_key_id', 'varchar'],
+  callbackKeyId: ['callback_key_id', 'varchar'],
+  cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
+  revision: ['revision', 'integer'],
+};
+
+/** The lifecycle fields, in the order of STATE_COLUMNS. */
+export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
+
+/** The fields stored as jsonb: they travel as JSON text. */
+const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata']);
+
+/**
+ * `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. With `sent`, a
+ * field it refuses travels as null (a change sends only what it changed).
+ */
+export function stateColumns<T>(
+  stateOf: (item: T) => ActionState,
+  fields: readonly (keyof ActionState)[] = STATE_FIELDS,
+  sent: (item: T, field: keyof ActionState) => boolean = () => true,
+): UnnestColumn<T>[] {
+  return STATE_FIELDS.filter((field) => fields.includes(field)).map((field) => {
+    const [column, travelsAs] = STATE_COLUMNS[field];
+    return [column, travelsAs, (item: T) => (sent(item, field) ? parameterOf(stateOf(item), field) : null)] as const;
+  });
+}
+
+function parameterOf(state: ActionState, field: keyof ActionState): unknown {
+  const value = state[field];
+  return JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value;
+}
+
+/** A transition's history entry as batch columns. */
+export function entryColumns<T>(entryOf: (item: T) => HistoryDraft): UnnestColumn<T>[] {
+  return [
+    ['entry_from', 'varchar', (item) => entryOf(item).from],
+    ['entry_to', 'varchar', (item) => entryOf(item).to],
+    ['entry_occurrence', 'integer', (item) => entryOf(item).occurrence],
+    ['entry_attempt', 'integer', (item) => entryOf(item).attempt],
+    ['entry_note', 'text', (item) => entryOf(item).note],
+  ];
+}
+
+/** A transition's notice as batch columns: `notice_type` is null when the transition tells nobody anything. */
+export function noticeColumns<T>(noticeOf: (item: T) => ActionNotice | null): UnnestColumn<T>[] {
+  return [
+    ['notice_type', 'varchar', (item) => noticeOf(item)?.type ?? null],
+    ['notice_occurrence', 'integer', (item) => noticeOf(item)?.occurrence ?? null],
+    ['notice_attempt', 'integer', (item) => noticeOf(item)?.attempt ?? null],
+    ['notice_note', 'text', (item) => noticeOf(item)?.note ?? null],
+  ];
+}
+
+/** The fields whose value differs between two states. */
+export function changedFields(before: ActionState, after: ActionState): (keyof ActionState)[] {
+  return STATE_FIELDS.filter((field) => !sameValue(before[field], after[field]));
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return a === b || (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null && JSON.stringify(a) === JSON.stringify(b));
+}
