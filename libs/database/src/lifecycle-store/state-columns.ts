@@ -38,18 +38,11 @@ export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
 /** The fields stored as jsonb: they travel as JSON text. */
 const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata']);
 
-/**
- * `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. With `sent`, a
- * field it refuses travels as null (a change sends only what it changed).
- */
-export function stateColumns<T>(
-  stateOf: (item: T) => ActionState,
-  fields: readonly (keyof ActionState)[] = STATE_FIELDS,
-  sent: (item: T, field: keyof ActionState) => boolean = () => true,
-): UnnestColumn<T>[] {
+/** `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. */
+export function stateColumns<T>(stateOf: (item: T) => ActionState, fields: readonly (keyof ActionState)[] = STATE_FIELDS): UnnestColumn<T>[] {
   return STATE_FIELDS.filter((field) => fields.includes(field)).map((field) => {
     const [column, travelsAs] = STATE_COLUMNS[field];
-    return [column, travelsAs, (item: T) => (sent(item, field) ? parameterOf(stateOf(item), field) : null)] as const;
+    return [column, travelsAs, (item: T) => parameterOf(stateOf(item), field)] as const;
   });
 }
 

@@ -21,6 +21,15 @@ describe("The lifecycle store's statements", () => {
     expect(withoutSpace(sql)).toContain(withoutSpace(columns.rows(alias)));
   });
 
+  it('lets a change write every lifecycle column, each from the value it sends', () => {
+    for (const [column] of Object.values(STATE_COLUMNS)) {
+      expect([column, withoutSpace(APPLY_CHANGES_SQL).includes(`n.${column},`) || withoutSpace(APPLY_CHANGES_SQL).includes(`n.${column}FROM`)]).toEqual([
+        column,
+        true,
+      ]);
+    }
+  });
+
   it("names every lifecycle field's column as the entity declares it", () => {
     const declared = getMetadataArgsStorage().columns.filter((column) => column.target === ActionEntity);
     for (const field of STATE_FIELDS) {
