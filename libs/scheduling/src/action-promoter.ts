@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { LifecycleStore, QueueableAction, ScheduleRepository } from '@app/database';
+import { ActionEntity, LifecycleStore, QueueableAction, ScheduleRepository } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
 import { PunctualMetrics } from '@app/observability';
@@ -18,8 +18,18 @@ export interface PromotionReport {
   redisWasReset: boolean;
 }
 
+/** What a tick's leader transaction found, for the part of the tick after its commit. */
+export interface PromotionLead {
+  promoted: number;
+  redisWasReset: boolean;
+  /** Due PENDING actions of a type this deployment does not know. */
+  unknown: ActionEntity[];
+  /** Actions whose job may have been lost. */
+  overdue: QueueableAction[];
+}
+
 /**
- * Keeps Redis in step with Postgres. Each tick, on one instance at a time (advisory lock):
+ * Keeps Redis in step with Postgres. Each tick, on one instance at a time (the promoter lock, ScheduleRepository.lock):
  * 1. if Redis lost its data (a marker key vanished), forget the watermark so everything due
  *    within the horizon is queued again, on time;
  * 2. queue the PENDING actions entering the horizon since the last tick (a watermark in
@@ -47,17 +57,19 @@ export class ActionPromoter {
     private readonly metrics: PunctualMetrics,
   ) {}
 
-  async tick(): Promise<PromotionReport | null> {
+  /** A tick's Postgres part, on `manager`: a transaction holding the promoter lock. */
+  async lead(manager: EntityManager): Promise<PromotionLead> {
     const served = await this.queues.typesWithWorkers();
-    const found = await this.schedule.whileLeader(async (manager) => {
-      const redisWasReset = await this.detectRedisReset();
-      if (redisWasReset) await this.schedule.resetWatermark(manager);
-      const promoted = await this.promote(manager);
-      const unknown = await this.schedule.dueOfUnknownType(manager, this.types.types(), BATCH_SIZE);
-      const overdue = await this.schedule.overdue(manager, served, this.config.scheduling.overdueGraceMs, BATCH_SIZE, this.sweptUntil);
-      return { promoted, unknown, overdue, redisWasReset };
-    });
-    if (!found) return null;
+    const redisWasReset = await this.detectRedisReset();
+    if (redisWasReset) await this.schedule.resetWatermark(manager);
+    const promoted = await this.promote(manager);
+    const unknown = await this.schedule.dueOfUnknownType(manager, this.types.types(), BATCH_SIZE);
+    const overdue = await this.schedule.overdue(manager, served, this.config.scheduling.overdueGraceMs, BATCH_SIZE, this.sweptUntil);
+    return { promoted, unknown, overdue, redisWasReset };
+  }
+
+  /** The rest of the tick, once the leader's transaction committed: the NO_ACTION writes and the queue checks. */
+  async settle(found: PromotionLead): Promise<PromotionReport> {
     // Written together (one statement), each only if its row is still the PENDING one read.
     const ended = await Promise.all(
       found.unknown.map((action) =>

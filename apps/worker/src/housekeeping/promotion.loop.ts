@@ -1,19 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
 import { PunctualConfig } from '@app/config';
-import { PeriodicTask } from '@app/database';
-import { ActionPromoter } from '@app/scheduling';
+import { LeaderTask, ScheduleRepository } from '@app/database';
+import { ActionPromoter, PromotionLead, PromotionReport } from '@app/scheduling';
 
-/** Runs the promoter every PROMOTE_INTERVAL_MS in every worker; each tick leads through the promoter's lock. */
+/** Runs the promoter every PROMOTE_INTERVAL_MS on the one worker that gets the promoter lock for the tick. */
 @Injectable()
-export class PromotionLoop extends PeriodicTask {
+export class PromotionLoop extends LeaderTask<EntityManager, PromotionLead> {
   constructor(
     private readonly promoter: ActionPromoter,
+    schedule: ScheduleRepository,
     config: PunctualConfig,
   ) {
-    super({ name: 'Promotion', intervalMs: config.scheduling.promoteIntervalMs });
+    super({ name: 'Promotion', intervalMs: config.scheduling.promoteIntervalMs }, schedule.lock);
   }
 
-  protected run(): Promise<unknown> {
-    return this.promoter.tick();
+  /** One tick: the report, or null on a worker that does not lead this time. */
+  async tick(): Promise<PromotionReport | null> {
+    const found = await this.tryLead();
+    return found && this.promoter.settle(found);
+  }
+
+  protected lead(manager: EntityManager): Promise<PromotionLead> {
+    return this.promoter.lead(manager);
+  }
+
+  protected run(): Promise<PromotionReport | null> {
+    return this.tick();
   }
 }

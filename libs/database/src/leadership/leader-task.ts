@@ -7,7 +7,7 @@ import { PeriodicSettings, PeriodicTask } from './periodic-task';
  * again for each run). Every other process follows instead. The lock is let go once the run in
  * progress at shutdown is over, so that another process takes over at its next run.
  */
-export abstract class LeaderTask<Scope> extends PeriodicTask {
+export abstract class LeaderTask<Scope, Led = unknown> extends PeriodicTask {
   protected constructor(
     settings: PeriodicSettings,
     private readonly lock: AdvisoryLock<Scope>,
@@ -15,19 +15,22 @@ export abstract class LeaderTask<Scope> extends PeriodicTask {
     super(settings);
   }
 
-  /** One run, on the process holding the lock. */
-  protected abstract lead(scope: Scope): Promise<unknown>;
+  /** One run, on the process holding the lock, within its scope: for a TransactionLock, inside its transaction. */
+  protected abstract lead(scope: Scope): Promise<Led>;
 
   /** A run on a process that does not lead: another holds the lock, or this one just failed while leading. */
   protected follow(): void {}
 
-  protected async run(): Promise<void> {
+  protected run(): Promise<unknown> {
+    return this.tryLead();
+  }
+
+  /** Leads if this process gets the lock: what `lead` returned, once the lock's scope is over; null when it follows. */
+  protected async tryLead(): Promise<Led | null> {
     try {
-      const led = await this.lock.whileHeld(async (scope) => {
-        await this.lead(scope);
-        return true;
-      });
+      const led = await this.lock.whileHeld(async (scope) => ({ result: await this.lead(scope) }));
       if (!led) this.follow();
+      return led ? led.result : null;
     } catch (error) {
       this.follow();
       throw error;

@@ -16,18 +16,11 @@ const QUEUEABLE = 'id, action, status, occurrence, retry_count, revision, next_a
 /** Reads for moving PENDING actions from Postgres into the queues. */
 @Injectable()
 export class ScheduleRepository {
-  private readonly promoterLock: TransactionLock;
+  /** The promoter's lock, per transaction: a tick's reads and writes here run in a transaction holding it. */
+  readonly lock: TransactionLock;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
-    this.promoterLock = new TransactionLock(dataSource, PROMOTER_LOCK);
-  }
-
-  /**
-   * Runs `work` holding the promoter's transaction-scoped advisory lock, or returns null at once
-   * when another instance holds it. The lock goes with the transaction, also when the process dies.
-   */
-  whileLeader<T>(work: (manager: EntityManager) => Promise<T>): Promise<T | null> {
-    return this.promoterLock.whileHeld(work);
+    this.lock = new TransactionLock(dataSource, PROMOTER_LOCK);
   }
 
   /** The watermark and the database's clock, read together under the lock. */
