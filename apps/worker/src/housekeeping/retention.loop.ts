@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { PeriodicTask, RetentionRepository } from '@app/database';
+import { LeaderTask, RetentionRepository } from '@app/database';
 
 const BATCH_SIZE = 1000;
 /**
@@ -14,22 +15,23 @@ export const RETENTION_INTERVAL_MS = 60_000;
 
 /**
  * Deletes finished actions and finished webhook deliveries RETENTION_DAYS after they finished,
- * expired idempotency keys and nonces, in every worker; each batch leads through the retention lock.
+ * expired idempotency keys and nonces, on the one worker holding the retention lock: a
+ * session-level lock, so that the same worker purges run after run.
  */
 @Injectable()
-export class RetentionLoop extends PeriodicTask {
+export class RetentionLoop extends LeaderTask<Client> {
   constructor(
     private readonly retention: RetentionRepository,
     private readonly config: PunctualConfig,
   ) {
-    super({ name: 'Retention purge', intervalMs: RETENTION_INTERVAL_MS });
+    super({ name: 'Retention purge', intervalMs: RETENTION_INTERVAL_MS }, retention.lock);
   }
 
-  protected run(): Promise<unknown> {
+  protected lead(): Promise<unknown> {
     return this.purge();
   }
 
-  /** Purges in batches until a batch comes back short. Returns what it deleted. */
+  /** Purges in batches until a batch comes back short, each batch a statement of its own on the pool. Returns what it deleted. */
   async purge(): Promise<{ actions: number; idempotencyKeys: number; webhookEvents: number }> {
     const days = this.config.scheduling.retentionDays;
     const actions = await this.drain(BATCH_SIZE, (size) => this.retention.purgeFinishedActions(days, size));

@@ -1,26 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { TransactionLock } from '../leadership/advisory-lock';
+import { PunctualConfig } from '@app/config';
+import { SessionLock } from '../leadership/advisory-lock';
 
-/** Advisory-lock key: one instance purges at a time. */
-const RETENTION_LOCK = 0x72657465; // "rete"
+/** Session-level advisory-lock key of the one process that purges ("rete"). */
+const RETENTION_LOCK = 0x72657465;
 
 /**
- * Deletes what has outlived its retention, one short transaction per batch so no statement
- * holds long locks, and only on the instance that holds the retention lock.
+ * Deletes what has outlived its retention, one short statement per batch on the pool so no
+ * statement holds long locks. The retention task purges on the one process whose own Postgres
+ * session holds `lock` (see SessionLock); concurrent purges would be correct, only wasted.
  */
 @Injectable()
 export class RetentionRepository {
-  private readonly lock: TransactionLock;
+  readonly lock: SessionLock;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
-    this.lock = new TransactionLock(dataSource, RETENTION_LOCK);
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    config: PunctualConfig,
+  ) {
+    this.lock = new SessionLock(config.database.url, RETENTION_LOCK);
   }
 
   /** One batch of finished actions (and, by cascade, their history and keys) finished before `retentionDays` ago. */
   async purgeFinishedActions(retentionDays: number, batchSize: number): Promise<number> {
-    return this.underLock(
+    return this.deleteBatch(
       `DELETE FROM actions WHERE id IN (
          SELECT id FROM actions WHERE finished_at < now() - make_interval(days => $1)
          ORDER BY finished_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
@@ -33,7 +38,7 @@ export class RetentionRepository {
    * deliveries go with them, by cascade): deliveries are kept as long as finished actions.
    */
   async purgeWebhookEvents(retentionDays: number, batchSize: number): Promise<number> {
-    return this.underLock(
+    return this.deleteBatch(
       `DELETE FROM webhook_events WHERE id IN (
          SELECT e.id FROM webhook_events e WHERE e.created_at < now() - make_interval(days => $1)
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
@@ -44,7 +49,7 @@ export class RetentionRepository {
 
   /** One batch of idempotency keys past their 24 h. */
   async purgeExpiredIdempotencyKeys(batchSize: number): Promise<number> {
-    return this.underLock(
+    return this.deleteBatch(
       `DELETE FROM idempotency_keys WHERE (api_key_id, key) IN (
          SELECT api_key_id, key FROM idempotency_keys WHERE created_at < now() - interval '24 hours'
          LIMIT $1 FOR UPDATE SKIP LOCKED)`,
@@ -58,20 +63,17 @@ export class RetentionRepository {
    * back on the key, which would read the whole table for each batch.
    */
   async purgeExpiredNonces(batchSize: number): Promise<number> {
-    return this.underLock(
+    return this.deleteBatch(
       `DELETE FROM accepted_nonces WHERE ctid = ANY(ARRAY(
          SELECT ctid FROM accepted_nonces WHERE expires_at < now() ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED))`,
       [batchSize],
     );
   }
 
-  /** Runs one DELETE if this instance gets the retention lock; returns the rows deleted (0 without the lock). */
-  private async underLock(sql: string, params: unknown[]): Promise<number> {
-    const deleted = await this.lock.whileHeld(async (manager) => {
-      // For UPDATE and DELETE, TypeORM's Postgres driver answers [returned rows, affected row count].
-      const [, count]: [unknown[], number] = await manager.query(sql, params);
-      return count;
-    });
-    return deleted ?? 0;
+  /** Runs one DELETE; returns the rows deleted. */
+  private async deleteBatch(sql: string, params: unknown[]): Promise<number> {
+    // For UPDATE and DELETE, TypeORM's Postgres driver answers [returned rows, affected row count].
+    const [, count]: [unknown[], number] = await this.dataSource.query(sql, params);
+    return count;
   }
 }
