@@ -36,6 +36,11 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnModuleDe
   /** One run of the work. */
   protected abstract run(): Promise<unknown>;
 
+  /** Whether shutdown has begun: a run that ends after it should leave nothing behind. */
+  protected get stopping(): boolean {
+    return this.stopped;
+  }
+
   onApplicationBootstrap(): void {
     if (this.settings.enabled ?? true) this.schedule(this.settings.firstDelayMs ?? 0);
   }

@@ -1,5 +1,6 @@
-import { BeforeApplicationShutdown, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { HealthCheckResult } from '@nestjs/terminus';
+import { PeriodicTask } from '@app/database';
 import { PunctualMetrics } from '../metrics/punctual-metrics';
 
 /** What a process checks before it says it can do its work; each app provides its own. */
@@ -17,32 +18,24 @@ export const READINESS_GAUGE_INTERVAL_MS = 5_000;
  * how often Prometheus asks. 0 from the moment the process starts stopping.
  */
 @Injectable()
-export class ReadinessGauge implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private timer?: NodeJS.Timeout;
-  private stopped = false;
-
+export class ReadinessGauge extends PeriodicTask {
   constructor(
     private readonly readiness: Readiness,
     private readonly metrics: PunctualMetrics,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.metrics.isEnabled) return;
-    void this.refresh();
-    this.timer = setInterval(() => void this.refresh(), READINESS_GAUGE_INTERVAL_MS).unref();
+  ) {
+    super({ name: 'Readiness gauge', intervalMs: READINESS_GAUGE_INTERVAL_MS, enabled: metrics.isEnabled });
   }
 
-  beforeApplicationShutdown(): void {
-    this.stopped = true;
-    clearInterval(this.timer);
+  onModuleDestroy(): void {
+    super.onModuleDestroy();
     this.metrics.readiness(false);
   }
 
-  async refresh(): Promise<void> {
+  protected async run(): Promise<void> {
     const ready = await this.readiness.check().then(
       () => true,
       () => false,
     );
-    if (!this.stopped) this.metrics.readiness(ready);
+    if (!this.stopping) this.metrics.readiness(ready);
   }
 }
