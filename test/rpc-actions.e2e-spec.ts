@@ -87,6 +87,22 @@ describe.each([
     expect(unknownField.statusCode).toBe(400);
   });
 
+  it('pause and resume hold and release an action, as their HTTP twins do; a finished action is 409, an unknown field 400', async () => {
+    const created = await rpc.create(httpRequestExample());
+    const paused = await rpc.pause(created.id, { note: 'holiday' });
+    expect(paused).toMatchObject({ id: created.id, status: 'PENDING', paused: true });
+    expect(await http.get(created.id)).toEqual(paused);
+    expect((await rpc.history(created.id)).at(-1)).toMatchObject({ from: 'PENDING', to: 'PENDING', note: 'paused: holiday' });
+    const resumed = await rpc.resume(created.id);
+    expect(resumed).toMatchObject({ id: created.id, status: 'PENDING', paused: false });
+    expect(await http.get(created.id)).toEqual(resumed);
+    expect((await refusal(raw.send(RPC_PATTERNS.pause, { id: created.id, reason: 'x' }))).statusCode).toBe(400);
+    expect((await refusal(raw.send(RPC_PATTERNS.resume, { id: created.id, note: 'x' }))).statusCode).toBe(400);
+    await rpc.cancel(created.id);
+    const refused = await refusal(rpc.pause(created.id));
+    expect(refused.body).toEqual({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/CANCELED; a finished action cannot be paused/) });
+  });
+
   it('a create repeated with its Idempotency-Key answers the first action; another body with it is 422', async () => {
     const key = `rpc-${randomUUID()}`;
     const body = httpRequestExample();

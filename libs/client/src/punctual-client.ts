@@ -136,6 +136,23 @@ export class PunctualClient {
     });
   }
 
+  /** Holds every later occurrence until `resume`; one that is running or locked finishes first. */
+  pause(id: string, options: { note?: string } = {}): Promise<ActionResource> {
+    const body = options.note === undefined ? {} : { note: options.note };
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/pause`, body },
+      rpc: { pattern: RPC_PATTERNS.pause, body: { id, ...body } },
+    });
+  }
+
+  /** Lets a paused action run again; an occurrence whose time passed meanwhile follows its misfire policy. */
+  resume(id: string): Promise<ActionResource> {
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/resume` },
+      rpc: { pattern: RPC_PATTERNS.resume, body: { id } },
+    });
+  }
+
   retry(id: string): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },

@@ -60,6 +60,9 @@ export interface CancelActionRequest {
   note?: string;
 }
 
+/** The body of `POST /actions/:id/pause`: like a cancel's, a note for the history. */
+export type PauseActionRequest = CancelActionRequest;
+
 /** An action as every route answers it; schedule fields are null for a one-off action, times are ISO-8601 UTC. */
 export interface ActionResource {
   id: string;
@@ -86,6 +89,8 @@ export interface ActionResource {
   nextAttemptAt: string;
   /** Set while a cancellation waits for the running or locked occurrence to end. */
   cancelRequestedAt: string | null;
+  /** No attempt of a later occurrence starts until the action is resumed. */
+  paused: boolean;
   createdAt: string;
   updatedAt: string;
 }

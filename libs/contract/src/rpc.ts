@@ -12,6 +12,8 @@ export const RPC_PATTERNS = {
   delete: 'punctual.actions.delete',
   retry: 'punctual.actions.retry',
   cancel: 'punctual.actions.cancel',
+  pause: 'punctual.actions.pause',
+  resume: 'punctual.actions.resume',
 } as const;
 
 export type RpcPattern = (typeof RPC_PATTERNS)[keyof typeof RPC_PATTERNS];

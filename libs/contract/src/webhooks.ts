@@ -1,7 +1,15 @@
 // The `/webhooks` API as it travels (HTTP only).
 
 /** The events a subscription can ask for. */
-export type WebhookEventName = 'action.succeeded' | 'action.attempt_failed' | 'action.failed' | 'action.no_action' | 'action.canceled' | 'webhook.test';
+export type WebhookEventName =
+  | 'action.succeeded'
+  | 'action.attempt_failed'
+  | 'action.failed'
+  | 'action.no_action'
+  | 'action.canceled'
+  | 'action.paused'
+  | 'action.resumed'
+  | 'webhook.test';
 
 /** The body of `POST /webhooks`. */
 export interface CreateWebhookRequest {

@@ -9,6 +9,7 @@ import { CalendarSchedules1763870000500 } from './migrations/1763870000500-calen
 import { HistoryDueAtAndTimeIndex1763870000700 } from './migrations/1763870000700-history-due-at-and-time-index';
 import { LifecycleWebhooks1763870000800 } from './migrations/1763870000800-lifecycle-webhooks';
 import { CancelAndSigningKeys1763870000900 } from './migrations/1763870000900-cancel-and-signing-keys';
+import { Pause1763870001000 } from './migrations/1763870001000-pause';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -19,6 +20,7 @@ export const MIGRATIONS = [
   HistoryDueAtAndTimeIndex1763870000700,
   LifecycleWebhooks1763870000800,
   CancelAndSigningKeys1763870000900,
+  Pause1763870001000,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -39,7 +39,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { ActionsService } from './actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
-import { CancelActionDto } from './dto/cancel-action.dto';
+import { ControlNoteDto } from './dto/control-note.dto';
 import { CreateActionDto } from './dto/create-action.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
 import { HistoryQuery } from './dto/history.query';
@@ -170,10 +170,35 @@ export class ActionsController {
   })
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
-  async cancel(@Param('id', ID) id: string, @Body() dto: CancelActionDto, @Res({ passthrough: true }) res: Response): Promise<ActionResponse> {
+  async cancel(@Param('id', ID) id: string, @Body() dto: ControlNoteDto, @Res({ passthrough: true }) res: Response): Promise<ActionResponse> {
     const action = await this.actions.cancel(id, dto.note ?? null);
     res.status(action.status === ActionStatus.Canceled ? 200 : 202);
     return ActionResponse.from(action);
+  }
+
+  @Post(':id/pause')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: ActionResponse,
+    description:
+      'paused: true. No attempt of a later occurrence starts until resumed; one that is running or locked finishes first. Pausing again changes nothing',
+  })
+  @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
+  @ApiNotFoundResponse()
+  async pause(@Param('id', ID) id: string, @Body() dto: ControlNoteDto): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.pause(id, dto.note ?? null));
+  }
+
+  @Post(':id/resume')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: ActionResponse,
+    description: 'paused: false. An occurrence whose time passed while paused follows the misfirePolicy (a one-off action runs now)',
+  })
+  @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
+  @ApiNotFoundResponse()
+  async resume(@Param('id', ID) id: string): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.resume(id));
   }
 
   @Post(':id/retry')

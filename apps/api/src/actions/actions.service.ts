@@ -163,6 +163,24 @@ export class ActionsService {
     });
   }
 
+  /**
+   * Holds every later occurrence until `resume` (409 once final); an occurrence that is running or
+   * locked finishes first, with its retries. Pausing a paused action changes nothing.
+   */
+  async pause(id: string, note: string | null): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, (current) => {
+      const event: LifecycleEvent = { type: 'paused', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
+      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+    });
+  }
+
+  /** Lets a paused action run again (409 once final); an occurrence whose time passed meanwhile follows the misfire policy. */
+  async resume(id: string): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, (current) =>
+      this.scheduler.apply(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
+    );
+  }
+
   /** Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409 otherwise). */
   async retry(id: string): Promise<ActionEntity> {
     return this.changeUntilSettled(id, (current) => {

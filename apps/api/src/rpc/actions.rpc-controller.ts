@@ -4,7 +4,7 @@ import { RPC_PATTERNS } from '@punctual/contract';
 import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
 import { ActionsService } from '../actions/actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
-import { CancelActionDto } from '../actions/dto/cancel-action.dto';
+import { ControlNoteDto } from '../actions/dto/control-note.dto';
 import { CreateActionDto } from '../actions/dto/create-action.dto';
 import { CreateBatchDto } from '../actions/dto/create-batch.dto';
 import { HistoryQuery } from '../actions/dto/history.query';
@@ -99,8 +99,20 @@ export class ActionsRpcController {
   @MessagePattern(RPC_PATTERNS.cancel)
   async cancel(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'note']);
-    const { note } = await validated(CancelActionDto, rest);
+    const { note } = await validated(ControlNoteDto, rest);
     return ActionResponse.from(await this.actions.cancel(actionId(id), note ?? null));
+  }
+
+  @MessagePattern(RPC_PATTERNS.pause)
+  async pause(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    const { id, ...rest } = envelope(body, ['id', 'note']);
+    const { note } = await validated(ControlNoteDto, rest);
+    return ActionResponse.from(await this.actions.pause(actionId(id), note ?? null));
+  }
+
+  @MessagePattern(RPC_PATTERNS.resume)
+  async resume(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.resume(actionId(envelope(body, ['id']).id)));
   }
 
   @MessagePattern(RPC_PATTERNS.retry)

@@ -27,6 +27,7 @@ export function actionResource(entity: ActionEntity): ActionResource {
     occurrence: entity.occurrence,
     nextAttemptAt: entity.nextAttemptAt.toISOString(),
     cancelRequestedAt: entity.cancelRequestedAt?.toISOString() ?? null,
+    paused: entity.pausedFrom !== null,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };

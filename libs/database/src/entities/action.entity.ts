@@ -113,6 +113,10 @@ export class ActionEntity {
   @Column({ name: 'cancel_requested_at', type: 'timestamptz', nullable: true })
   cancelRequestedAt: Date | null;
 
+  /** While paused: the first occurrence that does not start until the action is resumed; null when not paused. */
+  @Column({ name: 'paused_from', type: 'integer', nullable: true })
+  pausedFrom: number | null;
+
   /** When the action reached a final status; retention counts from here. */
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;

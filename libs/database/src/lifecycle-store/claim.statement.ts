@@ -1,3 +1,4 @@
+import { HELD_BY_PAUSE } from '../repositories/held-by-pause';
 import { UnnestColumns } from '../repositories/unnest-columns';
 
 /** One job's request to claim its action, under a fresh fencing token. */
@@ -21,6 +22,7 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
  * empty, the planner would otherwise read every due row through the partial due-time index and
  * join them with the batch, a cost growing with the table for each batch. A prepared statement
  * keeps its plan, so the plan must be right whatever the statistics (`test/claim-plan.e2e-spec.ts`).
+ * An occurrence a pause holds is not claimed: its job is dropped, and the resume queues it again.
  */
 export const CLAIM_SQL = `WITH requested AS (
     SELECT * FROM unnest($1::uuid[], $2::integer[], $3::uuid[]) AS r(id, revision, token) ORDER BY id
@@ -29,7 +31,8 @@ export const CLAIM_SQL = `WITH requested AS (
     SELECT a.ctid AS row_id, a.id, a.status AS previous_status, r.token FROM requested r CROSS JOIN LATERAL (
       SELECT a.ctid, a.id, a.status FROM actions a
       WHERE a.id = r.id AND a.revision = r.revision
-        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now()))
+        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE})
+          OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now()))
       FOR UPDATE
     ) a
   ), claimed AS (
@@ -52,6 +55,7 @@ export const CLAIM_SQL = `WITH requested AS (
   FROM requested r CROSS JOIN LATERAL (
     SELECT * FROM actions a
     WHERE a.id = r.id AND a.revision = r.revision
-      AND ((a.status = 'PENDING' AND a.next_attempt_at > now()) OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now()))
+      AND ((a.status = 'PENDING' AND a.next_attempt_at > now() AND NOT ${HELD_BY_PAUSE})
+        OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now()))
     OFFSET 0 -- kept a subquery: flattened into a join, it would be planned like the one above is not
   ) a`;

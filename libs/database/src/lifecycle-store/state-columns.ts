@@ -29,6 +29,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   dataKeyId: ['data_key_id', 'varchar'],
   callbackKeyId: ['callback_key_id', 'varchar'],
   cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
+  pausedFrom: ['paused_from', 'integer'],
   revision: ['revision', 'integer'],
 };
 

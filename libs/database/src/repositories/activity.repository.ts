@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
+import { HELD_BY_PAUSE } from './held-by-pause';
 import { hydrate } from './hydrate';
 
 /** What happened in one minute: attempts ended by outcome, and the firing lag of the attempts started. */
@@ -95,15 +96,15 @@ export class ActivityRepository {
     }));
   }
 
-  /** PENDING actions due before `dueBefore` that have not started: their count and the `limit` most overdue. */
+  /** PENDING actions due before `dueBefore` that have not started and are not held by a pause: their count and the `limit` most overdue. */
   async overdue(dueBefore: Date, limit: number): Promise<OverdueActions> {
     // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
     const [{ count }]: { count: string }[] = await this.dataSource.query(
-      `SELECT count(*) AS count FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1`,
+      `SELECT count(*) AS count FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE}`,
       [dueBefore],
     );
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 ORDER BY next_attempt_at, id LIMIT $2`,
+      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE} ORDER BY next_attempt_at, id LIMIT $2`,
       [dueBefore, limit],
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);

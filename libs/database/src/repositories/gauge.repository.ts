@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
+import { HELD_BY_PAUSE } from './held-by-pause';
 import { SessionLock } from '../leadership/advisory-lock';
 
 /** Session-level advisory-lock key of the one process that computes gauges ("pung"). */
@@ -18,10 +19,11 @@ export class GaugeRepository {
     this.lock = new SessionLock(config.database.url, GAUGE_LOCK);
   }
 
-  /** PENDING actions due more than `graceMs` ago, counted on the session that holds the lock. */
+  /** PENDING actions due more than `graceMs` ago and not held by a pause, counted on the session that holds the lock. */
   async overdue(session: Client, graceMs: number): Promise<number> {
     const { rows } = await session.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond'`,
+      `SELECT count(*)::int AS n FROM actions
+       WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond' AND NOT ${HELD_BY_PAUSE}`,
       [graceMs],
     );
     return rows[0].n;

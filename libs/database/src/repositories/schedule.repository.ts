@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TransactionLock } from '../leadership/advisory-lock';
 import { ActionEntity } from '../entities/action.entity';
+import { HELD_BY_PAUSE } from './held-by-pause';
 import { hydrate } from './hydrate';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
@@ -45,7 +46,7 @@ export class ScheduleRepository {
   ): Promise<QueueableAction[]> {
     const rows: Record<string, unknown>[] = await manager.query(
       `SELECT ${QUEUEABLE} FROM actions
-       WHERE status = 'PENDING' AND next_attempt_at >= $1 AND next_attempt_at < $2
+       WHERE status = 'PENDING' AND next_attempt_at >= $1 AND next_attempt_at < $2 AND NOT ${HELD_BY_PAUSE}
          AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
        ORDER BY next_attempt_at, id LIMIT $3`,
       [window.from, window.until, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
@@ -90,7 +91,7 @@ export class ScheduleRepository {
   ): Promise<QueueableAction[]> {
     const rows: Record<string, unknown>[] = await manager.query(
       `(SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
-          AND action = ANY($2) AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
+          AND NOT ${HELD_BY_PAUSE} AND action = ANY($2) AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
         ORDER BY next_attempt_at, id LIMIT $3)
        UNION ALL
        (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND claimed_until < now() - ($1 || ' milliseconds')::interval

@@ -42,8 +42,18 @@ export interface ActionState {
    * occurrence finishes, then the action is CANCELED. Null when no cancellation is pending.
    */
   readonly cancelRequestedAt: Date | null;
+  /**
+   * While the action is paused: the first occurrence that does not start until it is resumed (the
+   * current one, or the next when the lock window covers the current one). Null when not paused.
+   */
+  readonly pausedFrom: number | null;
   /** Bumped with every new due time, so a job queued for an older one can never claim the action. */
   readonly revision: number;
+}
+
+/** Whether the action's current occurrence waits for a resume: PENDING at or after the occurrence its pause holds. */
+export function heldByPause(state: Pick<ActionState, 'status' | 'occurrence' | 'pausedFrom'>): boolean {
+  return state.pausedFrom !== null && state.status === ActionStatus.Pending && state.occurrence >= state.pausedFrom;
 }
 
 /** One line of an action's history, as the lifecycle writes it. */

@@ -3,7 +3,15 @@ import { ActionState, HistoryDraft, attemptNumber } from './action-state';
 import type { LifecycleEvent } from './lifecycle';
 
 /** What happened to an action that its client is told about (lifecycle webhooks). */
-export const ACTION_NOTICE_TYPES = ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action', 'action.canceled'] as const;
+export const ACTION_NOTICE_TYPES = [
+  'action.succeeded',
+  'action.attempt_failed',
+  'action.failed',
+  'action.no_action',
+  'action.canceled',
+  'action.paused',
+  'action.resumed',
+] as const;
 export type ActionNoticeType = (typeof ACTION_NOTICE_TYPES)[number];
 
 /** Every event type a webhook subscription can ask for: the action notices, and the subscription's own test. */
@@ -21,7 +29,8 @@ export interface ActionNotice {
 /**
  * The notice a transition gives, or null: an attempt's end (succeeded, failed and retried, failed
  * for good, lost with its worker), the end of an action no module knows, and a cancellation taking
- * effect. A client's own change, retry or cancel request tells it nothing it does not know.
+ * effect, a pause and a resume. A client's own change, retry or cancel request tells it nothing it
+ * does not know.
  */
 export function noticeOf(before: ActionState, after: ActionState, event: LifecycleEvent, entry: HistoryDraft): ActionNotice | null {
   // However it came (at once, or at the end of the attempt it waited for), the end is the cancellation; the note tells the attempt's result.
@@ -37,6 +46,10 @@ export function noticeOf(before: ActionState, after: ActionState, event: Lifecyc
       return { type: failedType, occurrence: before.occurrence, attempt: attemptNumber(before), note: after.lastError };
     case 'typeUnknown':
       return { type: 'action.no_action', occurrence: before.occurrence, attempt: entry.attempt, note: entry.note };
+    case 'paused':
+      return { type: 'action.paused', occurrence: before.occurrence, attempt: 0, note: entry.note };
+    case 'resumed':
+      return { type: 'action.resumed', occurrence: before.occurrence, attempt: 0, note: entry.note };
     case 'claimed':
     case 'patched':
     case 'retriedManually':

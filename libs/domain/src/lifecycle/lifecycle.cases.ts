@@ -34,6 +34,7 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
     dataKeyId: 'creator',
     callbackKeyId: 'creator',
     cancelRequestedAt: null,
+    pausedFrom: null,
     revision: 4,
     ...overrides,
   };
@@ -46,6 +47,8 @@ export const fail = (permanent = false): LifecycleEvent => ({ type: 'failed', no
 export const LOCK_WINDOW_MS = 120_000;
 export const cancel = (note: string | null = null): LifecycleEvent => ({ type: 'canceled', now, note, lockWindowMs: LOCK_WINDOW_MS });
 export const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
+export const pause = (note: string | null = null): LifecycleEvent => ({ type: 'paused', now, note, lockWindowMs: LOCK_WINDOW_MS });
+export const resume: LifecycleEvent = { type: 'resumed', now };
 
 /** A transition the lifecycle makes: [name, state before, event, fields after, history entry, finished]. */
 export type TransitionCase = [name: string, before: ActionState, event: LifecycleEvent, after: Partial<ActionState>, entry: object, finished: boolean];
@@ -357,6 +360,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     true,
   ],
   [
+    'cancel of an occurrence a pause holds ends it at once, whatever its time: it would not run',
+    hourly({ status: ActionStatus.Pending, pausedFrom: 1 }),
+    cancel(),
+    { status: ActionStatus.Canceled, cancelRequestedAt: now },
+    { from: 'PENDING', to: 'CANCELED', attempt: 0, note: 'canceled' },
+    true,
+  ],
+  [
     'success after a cancel request ends CANCELED instead of moving on',
     hourly(requested),
     ok(),
@@ -379,6 +390,86 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { status: ActionStatus.Canceled, retryCount: 1, lastError: 'attempt 1 was interrupted (worker lost)' },
     { to: 'CANCELED', attempt: 1 },
     true,
+  ],
+  [
+    'pause of an occurrence due after the lock window holds it',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z') }),
+    pause(),
+    { status: ActionStatus.Pending, pausedFrom: 1, revision: 4 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: 'paused' },
+    false,
+  ],
+  [
+    'pause of an occurrence inside the lock window lets it run first',
+    hourly({ status: ActionStatus.Pending, occurrence: 2, executionTime: at('2025-03-01T12:01:00.000Z') }),
+    pause('maintenance'),
+    { status: ActionStatus.Pending, pausedFrom: 3 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: 'paused: maintenance; occurrence 2 finishes first' },
+    false,
+  ],
+  [
+    'pause while an occurrence runs holds the next one',
+    hourly({ occurrence: 3 }),
+    pause(),
+    { status: ActionStatus.InProgress, pausedFrom: 4 },
+    { from: 'IN_PROGRESS', to: 'IN_PROGRESS', attempt: 0, note: 'paused; occurrence 3 finishes first' },
+    false,
+  ],
+  [
+    'resume of a held occurrence still to come keeps its time under a new revision',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z'), pausedFrom: 1 }),
+    resume,
+    { pausedFrom: null, executionTime: at('2025-03-01T13:00:00.000Z'), nextAttemptAt: at('2025-03-01T13:00:00.000Z'), revision: 5 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: 'resumed' },
+    false,
+  ],
+  [
+    'resume of a one-off action whose time passed runs it now',
+    state({ status: ActionStatus.Pending, pausedFrom: 1 }),
+    resume,
+    { pausedFrom: null, executionTime: at('2025-03-01T11:59:00.000Z'), nextAttemptAt: now, revision: 5 },
+    { to: 'PENDING', attempt: 0, note: 'resumed; occurrence 1 runs now' },
+    false,
+  ],
+  [
+    'resume RUN_ALL runs the first missed occurrence now, the others after it',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.RunAll, pausedFrom: 1 }),
+    resume,
+    { executionTime: at('2025-03-01T07:30:00.000Z'), nextAttemptAt: now, executionRemainder: 10 },
+    { note: expect.stringMatching(/^resumed; missed occurrences run one after another .* \(RUN_ALL\)$/) },
+    false,
+  ],
+  [
+    'resume RUN_ONCE runs one catch-up now, at the latest missed time',
+    hourly({ ...late, status: ActionStatus.Pending, pausedFrom: 1 }),
+    resume,
+    { executionTime: at('2025-03-01T11:30:00.000Z'), nextAttemptAt: now, executionRemainder: 10 },
+    { note: expect.stringMatching(/one catch-up runs now \(RUN_ONCE\)$/) },
+    false,
+  ],
+  [
+    'resume SKIP waits for the first time after now',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.Skip, pausedFrom: 1 }),
+    resume,
+    { executionTime: at('2025-03-01T12:30:00.000Z'), nextAttemptAt: at('2025-03-01T12:30:00.000Z'), executionRemainder: 10 },
+    { note: expect.stringMatching(/skipped \(SKIP\)$/) },
+    false,
+  ],
+  [
+    'resume with no occurrence left before endAt completes the action',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.Skip, pausedFrom: 1, endAt: at('2025-03-01T12:10:00.000Z') }),
+    resume,
+    { status: ActionStatus.Completed, pausedFrom: null },
+    { from: 'PENDING', to: 'COMPLETED', attempt: 0 },
+    true,
+  ],
+  [
+    'resume while the covered occurrence still runs only lifts the pause',
+    hourly({ occurrence: 3, pausedFrom: 4 }),
+    resume,
+    { status: ActionStatus.InProgress, pausedFrom: null, revision: 4 },
+    { from: 'IN_PROGRESS', to: 'IN_PROGRESS', attempt: 0, note: 'resumed' },
+    false,
   ],
 ];
 
@@ -417,6 +508,8 @@ export const NOTICE_CASES: NoticeCase[] = [
     { type: 'action.canceled', attempt: 0, note: 'canceled: why' },
   ],
   ['a cancel request', state(), cancel(), null],
+  ['a pause', state({ status: ActionStatus.Pending }), pause('why'), { type: 'action.paused', occurrence: 1, attempt: 0 }],
+  ['a resume', state({ status: ActionStatus.Pending, pausedFrom: 1 }), resume, { type: 'action.resumed', occurrence: 1, attempt: 0 }],
   [
     'the attempt that ends a requested cancel',
     state({ ...requested, occurrence: 2 }),

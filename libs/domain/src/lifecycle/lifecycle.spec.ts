@@ -16,8 +16,10 @@ import {
   hourly,
   now,
   ok,
+  pause,
   policy,
   requested,
+  resume,
   state,
 } from './lifecycle.cases';
 
@@ -28,6 +30,13 @@ describe('the action lifecycle', () => {
     expect(result.history).toHaveLength(1);
     expect(result.history[0]).toMatchObject(entry);
     expect(result.finished).toBe(finished);
+  });
+
+  it.each<[string, ActionState, LifecycleEvent]>([
+    ['pausing a paused action', state({ status: ActionStatus.Pending, pausedFrom: 1 }), pause()],
+    ['resuming an action that is not paused', state({ status: ActionStatus.Pending }), resume],
+  ])('%s changes nothing', (_name, before, event) => {
+    expect(transition(before, event)).toMatchObject({ after: before, history: [], notice: null });
   });
 
   it.each(DELETION_CASES)('%s: the row goes, with nothing written or told', (_name, before) => {
@@ -50,6 +59,12 @@ describe('the action lifecycle', () => {
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
     ['a claim of a finished action', state({ status: ActionStatus.Completed }), { type: 'claimed' }],
     ['a deletion of a running action', state(), { type: 'deleted' }],
+    ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].flatMap(
+      (status): [string, ActionState, LifecycleEvent][] => [
+        [`a pause of a ${status} action`, state({ status }), pause()],
+        [`a resume of a ${status} action`, state({ status, pausedFrom: 1 }), resume],
+      ],
+    ),
     ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].map((status): [string, ActionState, LifecycleEvent] => [
       `a cancel of a ${status} action`,
       state({ status }),

@@ -1,7 +1,7 @@
 import { ActionStatus, Frequency, MisfirePolicy, TERMINAL_STATUSES } from '../action-vocabulary';
 import { nextRetryDelay } from '../next-retry-delay';
 import { Schedule, firstOccurrenceAfter, latestOccurrenceNotAfter, nextOccurrence } from '../schedule/schedule';
-import { ActionState, HistoryDraft, Transition, attemptNumber } from './action-state';
+import { ActionState, HistoryDraft, Transition, attemptNumber, heldByPause } from './action-state';
 import { TransitionRefusedError } from './lifecycle.errors';
 import { noticeOf } from './lifecycle-notice';
 import { coversItsOccurrence } from './lock-window';
@@ -59,6 +59,13 @@ export type LifecycleEvent =
   /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
   | { readonly type: 'retriedManually'; readonly now: Date }
   /**
+   * Its owner paused the action: no attempt of a later occurrence starts until it is resumed. An
+   * occurrence the lock window covers (running, or about to) still runs as planned, with its retries.
+   */
+  | { readonly type: 'paused'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
+  /** Its owner resumed a paused action: an occurrence whose time passed meanwhile follows the misfire policy. */
+  | { readonly type: 'resumed'; readonly now: Date }
+  /**
    * A client deleted the action: it never runs again. A running attempt cannot be deleted (it is
    * canceled instead); storage deletes a PENDING one only outside the lock window (`unlockedGuard`).
    */
@@ -77,6 +84,8 @@ export type LifecycleEvent =
  *   PENDING | IN_PROGRESS ─canceled→ CANCELED, or the same status with cancelRequestedAt set, and
  *   then the covered attempt's end (succeeded, failed, interrupted) → CANCELED
  *   any status but IN_PROGRESS ─deleted→ (no action)
+ *   PENDING | IN_PROGRESS ─paused→ the same status, pausedFrom set ─resumed→ the same status (or, when the
+ *   held occurrence's time passed, due now or moved on by the misfire policy; COMPLETED when none is left)
  */
 export function transition<S extends ActionState>(state: S, event: LifecycleEvent): Transition<S> {
   const result = apply(state, event);
@@ -135,6 +144,10 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
         changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now) },
         entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
       };
+    case 'paused':
+      return refuseFinished(state, 'paused') ?? paused(state, event);
+    case 'resumed':
+      return refuseFinished(state, 'resumed') ?? resumed(state, event.now);
     case 'deleted':
       if (state.status === ActionStatus.InProgress) {
         throw new TransitionRefusedError('Action is IN_PROGRESS (running now) and cannot be deleted; cancel it instead');
@@ -151,6 +164,71 @@ function dueAgainAt(state: ActionState, nextAttemptAt: Date): Pick<ActionState, 
 function requireStatus(state: ActionState, event: LifecycleEvent['type'], allowed: ActionStatus[]): undefined {
   if (!allowed.includes(state.status)) throw new TransitionRefusedError(`Action is ${state.status}; "${event}" applies only to ${allowed.join(' or ')}`);
   return undefined;
+}
+
+function refuseFinished(state: ActionState, verb: string): undefined {
+  if (TERMINAL_STATUSES.includes(state.status)) throw new TransitionRefusedError(`Action is ${state.status}; a finished action cannot be ${verb}`);
+  return undefined;
+}
+
+/** Holds the current occurrence, or the next when the lock window covers the current one. Pausing again changes nothing. */
+function paused(state: ActionState, event: Extract<LifecycleEvent, { type: 'paused' }>): Outcome {
+  if (state.pausedFrom !== null) return { changes: {}, entry: null };
+  const covered = coversItsOccurrence(state, event.now, event.lockWindowMs);
+  const reason = event.note === null ? '' : `: ${event.note}`;
+  return {
+    changes: { pausedFrom: covered ? state.occurrence + 1 : state.occurrence },
+    entry: {
+      to: state.status,
+      attempt: 0,
+      note: storableNote(covered ? `paused${reason}; occurrence ${state.occurrence} finishes first` : `paused${reason}`),
+    },
+  };
+}
+
+/**
+ * Lets the held occurrence run: at its time, or, when that passed while the action was paused,
+ * now (a one-off action, RUN_ALL), at the latest missed time (RUN_ONCE, now), or at the first
+ * time after now (SKIP). A new due time bumps the revision, so the occurrence is queued again.
+ * Resuming an action that is not paused changes nothing.
+ */
+function resumed(state: ActionState, now: Date): Outcome {
+  if (state.pausedFrom === null) return { changes: {}, entry: null };
+  if (!heldByPause(state)) return { changes: { pausedFrom: null }, entry: { to: state.status, attempt: 0, note: 'resumed' } };
+  if (state.nextAttemptAt > now) {
+    return { changes: { pausedFrom: null, ...dueAgainAt(state, state.nextAttemptAt) }, entry: { to: ActionStatus.Pending, attempt: 0, note: 'resumed' } };
+  }
+  const schedule = scheduleOf(state);
+  const missed = schedule ? missedOnResume(state, schedule, now) : { time: state.executionTime, dueAt: now };
+  if (!missed.time || (state.endAt && missed.time > state.endAt)) {
+    const note = storableNote(`resumed; ${missed.note ?? 'no occurrence left'}: no occurrence left before endAt`);
+    return { changes: { pausedFrom: null, status: ActionStatus.Completed }, entry: { to: ActionStatus.Completed, attempt: 0, note }, finished: true };
+  }
+  const note = storableNote(['resumed', missed.note ?? `occurrence ${state.occurrence} runs now`].join('; '));
+  return {
+    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? missed.time) },
+    entry: { to: ActionStatus.Pending, attempt: 0, note },
+  };
+}
+
+/** Where a repeating action whose held occurrence's time passed goes on resume, by its misfire policy. */
+function missedOnResume(state: ActionState, schedule: Schedule, now: Date): { time: Date | null; dueAt?: Date; note?: string } {
+  switch (state.misfirePolicy) {
+    case MisfirePolicy.RunAll:
+      return {
+        time: state.executionTime,
+        dueAt: now,
+        note: `missed occurrences run one after another from ${state.executionTime.toISOString()} (RUN_ALL)`,
+      };
+    case MisfirePolicy.RunOnce: {
+      const latest = latestOccurrenceNotAfter(schedule, state.executionTime, now);
+      return { time: latest, dueAt: now, note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
+    }
+    case MisfirePolicy.Skip: {
+      const after = firstOccurrenceAfter(schedule, state.executionTime, now);
+      return { time: after, note: after ? `missed occurrences before ${after.toISOString()} skipped (SKIP)` : 'missed occurrences skipped (SKIP)' };
+    }
+  }
 }
 
 /**

@@ -19,6 +19,12 @@ describe('the lock window', () => {
     expect(unlockedGuard(action(ActionStatus.Failed, '2025-03-01T11:00:00.000Z'), 'deleted', now, WINDOW_MS)).toEqual({ statuses: [ActionStatus.Failed] });
   });
 
+  it('guards a change of an occurrence a pause holds by its revision and status alone, whatever its time: it cannot run until a resume', () => {
+    const held = { ...action(ActionStatus.Pending, '2025-03-01T11:00:00.000Z'), pausedFrom: 1 };
+    expect(unlockedGuard(held, 'changed', now, WINDOW_MS)).toEqual({ statuses: [ActionStatus.Pending] });
+    expect(() => unlockedGuard({ ...held, pausedFrom: 2 }, 'deleted', now, WINDOW_MS)).toThrow(/inside the lock window/);
+  });
+
   it.each<[string, ActionStatus, string, 'changed' | 'deleted', RegExp]>([
     ['a PENDING action due inside the window', ActionStatus.Pending, '2025-03-01T12:02:00.000Z', 'changed', /inside the lock window of 120000 ms/],
     ['a running action', ActionStatus.InProgress, '2025-03-01T11:00:00.000Z', 'deleted', /IN_PROGRESS .* use POST \/actions\/a1\/cancel/],

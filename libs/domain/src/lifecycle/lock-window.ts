@@ -1,5 +1,5 @@
 import { ActionStatus, TERMINAL_STATUSES } from '../action-vocabulary';
-import { ActionState } from './action-state';
+import { ActionState, heldByPause } from './action-state';
 import { TransitionRefusedError } from './lifecycle.errors';
 
 /** Actions due before this instant are locked against change: they may be about to run. */
@@ -10,11 +10,16 @@ export function lockedBefore(now: Date, lockWindowMs: number): Date {
 /**
  * Whether the lock window covers the action's current occurrence: it is running, or PENDING and
  * scheduled within the window (`executionTime`, not a retry's later `nextAttemptAt`: an occurrence
- * stays covered while its retries run). A client's change cannot touch a covered occurrence.
+ * stays covered while its retries run). A client's change cannot touch a covered occurrence. An
+ * occurrence a pause holds is not about to run, so nothing covers it.
  */
-export function coversItsOccurrence(state: Pick<ActionState, 'status' | 'executionTime'>, now: Date, lockWindowMs: number): boolean {
+export function coversItsOccurrence(
+  state: Pick<ActionState, 'status' | 'executionTime' | 'occurrence' | 'pausedFrom'>,
+  now: Date,
+  lockWindowMs: number,
+): boolean {
   if (state.status === ActionStatus.InProgress) return true;
-  return state.status === ActionStatus.Pending && state.executionTime <= lockedBefore(now, lockWindowMs);
+  return state.status === ActionStatus.Pending && !heldByPause(state) && state.executionTime <= lockedBefore(now, lockWindowMs);
 }
 
 /**
@@ -49,5 +54,7 @@ export function unlockedGuard(state: ActionState & { id: string }, verb: 'change
         `it can only be ${verb} while its executionTime is further ahead${stop}`,
     );
   }
+  // A held occurrence stays held until a resume, which gives it a new revision: the revision guard is enough.
+  if (heldByPause(state)) return { statuses: [state.status] };
   return { statuses: [state.status], dueAfter: lockedBefore(now, lockWindowMs) };
 }

@@ -56,6 +56,7 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date)
     dataKeyId: keyId,
     callbackKeyId: keyId,
     cancelRequestedAt: null,
+    pausedFrom: null,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

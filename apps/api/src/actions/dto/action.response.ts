@@ -49,6 +49,10 @@ export class ActionResponse implements ActionResource {
     description: 'Set while a cancellation waits for the running or locked occurrence to end; the action is then CANCELED',
   })
   cancelRequestedAt: string | null;
+  @ApiProperty({
+    description: 'Paused by its owner: no attempt of a later occurrence starts until POST /actions/:id/resume (a running or locked one finishes first)',
+  })
+  paused: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 

@@ -1,0 +1,108 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { waitUntil } from '@app/testing';
+import { queuedJobs } from './support/queue-state';
+import { useRunningStack } from './support/running-stack';
+
+/** Every occurrence of a per-second cron is due within this window, so the action is always locked. */
+const LOCK_WINDOW_MS = 1_500;
+const EVERY_SECOND = '* * * * * *';
+
+describe('POST /actions/:id/pause and /resume: an owner holds and releases a schedule, also inside the lock window', () => {
+  const stack = useRunningStack({ api: { LOCK_WINDOW_MS: String(LOCK_WINDOW_MS) } });
+
+  async function create(path: string, extra: object) {
+    const response = await stack.api.client.post('/actions', { action: 'HTTP_REQUEST', data: { url: stack.receiver.url(path) }, ...extra });
+    expect(response.status).toBe(201);
+    return response.body;
+  }
+
+  const read = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
+  const notes = async (id: string) => ((await stack.api.client.get(`/actions/${id}/history`)).body as { note: string | null }[]).map((e) => e.note);
+  const calmFor = async (path: string, ms: number) => {
+    const before = stack.receiver.callsTo(path).length;
+    await sleep(ms);
+    return stack.receiver.callsTo(path).length === before;
+  };
+
+  it('pauses a per-second cron: the covered occurrence finishes, no later one starts; resume runs it again', async () => {
+    const action = await create('/cron', { repeat: true, cron: EVERY_SECOND });
+    await waitUntil('the cron to have run twice', () => stack.receiver.callsTo('/cron').length >= 2);
+
+    const paused = await stack.api.client.post(`/actions/${action.id}/pause`, { note: 'maintenance' });
+    expect(paused.status).toBe(200);
+    expect(paused.body.paused).toBe(true);
+    const callsWhenAnswered = stack.receiver.callsTo('/cron').length;
+    // The occurrence the lock window covered may still run; then nothing does.
+    await waitUntil('the cron to stay quiet for two periods', () => calmFor('/cron', 2_200), 15_000);
+    expect(stack.receiver.callsTo('/cron').length - callsWhenAnswered).toBeLessThanOrEqual(1);
+    expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
+    await waitUntil('the held occurrence to have no job', async () => (await queuedJobs(stack.api.app)) === 0);
+    expect((await notes(action.id)).filter((note) => note?.startsWith('paused: maintenance'))).toHaveLength(1);
+
+    const again = await stack.api.client.post(`/actions/${action.id}/pause`, {});
+    expect(again.status).toBe(200);
+    expect((await notes(action.id)).filter((note) => note?.startsWith('paused'))).toHaveLength(1);
+
+    const callsWhenPaused = stack.receiver.callsTo('/cron').length;
+    const resumed = await stack.api.client.post(`/actions/${action.id}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.paused).toBe(false);
+    await waitUntil('the cron to run again', () => stack.receiver.callsTo('/cron').length > callsWhenPaused);
+    expect((await notes(action.id)).some((note) => note?.startsWith('resumed'))).toBe(true);
+    expect((await stack.api.client.post(`/actions/${action.id}/cancel`, {})).status).toBe(202);
+  });
+
+  it('holds a one-off action paused outside the lock window past its time; resume runs it once, now', async () => {
+    const action = await create('/one-off', { executionTime: Date.now() + LOCK_WINDOW_MS + 1_000 });
+    const paused = await stack.api.client.post(`/actions/${action.id}/pause`, {});
+    expect(paused.body).toMatchObject({ status: 'PENDING', paused: true });
+    await sleep(LOCK_WINDOW_MS + 2_500); // past its time, and past a promotion or two
+    expect(stack.receiver.callsTo('/one-off')).toHaveLength(0);
+    expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
+
+    const resumed = await stack.api.client.post(`/actions/${action.id}/resume`);
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.paused).toBe(false);
+    await waitUntil('the action to complete', async () => (await read(action.id)).status === 'COMPLETED');
+    expect(stack.receiver.callsTo('/one-off')).toHaveLength(1);
+    expect(await notes(action.id)).toContain('resumed; occurrence 1 runs now');
+  });
+
+  it('refuses a final action (409), an unknown id (404) and a malformed body (400), changing nothing', async () => {
+    const action = await create('/final', { executionTime: Date.now() + 3_600_000 });
+    const before = await notes(action.id);
+    for (const body of [{ note: 5 }, { note: 'x', extra: true }, { note: 'a'.repeat(501) }]) {
+      expect((await stack.api.client.post(`/actions/${action.id}/pause`, body)).status).toBe(400);
+    }
+    expect(await notes(action.id)).toEqual(before);
+    expect(await read(action.id)).toMatchObject({ paused: false });
+
+    expect((await stack.api.client.post(`/actions/${action.id}/cancel`, {})).status).toBe(200);
+    const canceled = await read(action.id);
+    for (const route of ['pause', 'resume']) {
+      const refused = await stack.api.client.post(`/actions/${action.id}/${route}`, {});
+      expect(refused.status).toBe(409);
+      expect(refused.body.message).toMatch(/CANCELED; a finished action cannot be (paused|resumed)/);
+    }
+    expect(await read(action.id)).toEqual(canceled);
+    expect((await stack.api.client.post('/actions/00000000-0000-4000-8000-000000000000/pause', {})).status).toBe(404);
+  });
+
+  it('resolves concurrent pauses and resumes of a running cron in Postgres: the last pause holds, and nothing runs after it', async () => {
+    const action = await create('/race', { repeat: true, cron: EVERY_SECOND });
+    await waitUntil('the cron to have run', () => stack.receiver.callsTo('/race').length >= 1);
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => stack.api.client.post(`/actions/${action.id}/${i % 2 === 0 ? 'pause' : 'resume'}`, {})),
+    );
+    for (const answer of answers) {
+      // A change that keeps losing to others is told to try again; nothing is half written either way.
+      if (answer.status !== 200) expect(answer.body).toMatchObject({ statusCode: 409, message: expect.stringContaining('try again') });
+    }
+    await waitUntil('a last pause to be accepted', async () => (await stack.api.client.post(`/actions/${action.id}/pause`, {})).status === 200);
+    const callsWhenPaused = stack.receiver.callsTo('/race').length;
+    await waitUntil('the cron to stay quiet for two periods', () => calmFor('/race', 2_200), 15_000);
+    expect(stack.receiver.callsTo('/race').length - callsWhenPaused).toBeLessThanOrEqual(1);
+    expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
+    expect((await stack.api.client.post(`/actions/${action.id}/cancel`, {})).status).toBe(200);
+  });
+});
