@@ -47,6 +47,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       occurrence: 1,
       nextAttemptAt: body.executionTime,
       cancelRequestedAt: null,
+      paused: false,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

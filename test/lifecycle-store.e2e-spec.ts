@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
-import { ActionState, ActionStatus, LifecycleEvent, Transition, transition } from '@app/domain';
+import { ActionState, ActionStatus, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
 import { DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -48,12 +48,33 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   async function persisted(id: string) {
     const row = (await api.app.get(ActionsRepository).findById(id))!;
-    const history = await api.db.query(
-      `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id DESC LIMIT 1`,
+    const history: object[] = await api.db.query(
+      `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id`,
       [id],
     );
-    const events = await api.db.query(`SELECT type, occurrence, attempt, note FROM webhook_events WHERE action_id = $1`, [id]);
-    return { row, lastEntry: history[0], events };
+    const events: { note: string | null }[] = await api.db.query(
+      `SELECT type, occurrence, attempt, note, reason FROM webhook_events WHERE action_id = $1`,
+      [id],
+    );
+    // The first entry is the case's own creation; the rest are what the transition wrote.
+    return { row, written: history.slice(1), lastEntry: history.at(-1), events: events.sort(byNote) };
+  }
+
+  const byNote = (a: { note: string | null }, b: { note: string | null }) => (a.note ?? '').localeCompare(b.note ?? '');
+
+  /** The events a transition must leave in the outbox: one per skipped occurrence, then its notice. */
+  function eventsOf(t: Transition<ActionEntity>) {
+    const skipped = t.skipped.map((skip) => ({
+      type: 'action.occurrence_skipped',
+      occurrence: t.after.occurrence,
+      attempt: 0,
+      note: skipNote(skip),
+      reason: skip.reason,
+    }));
+    const notice = t.notice
+      ? [{ type: t.notice.type, occurrence: t.notice.occurrence, attempt: t.notice.attempt, note: t.notice.note, reason: null }]
+      : [];
+    return [...skipped, ...notice].sort(byNote);
   }
 
   function expectWritten(t: Transition<ActionEntity>, written: ActionEntity | null, found: Awaited<ReturnType<typeof persisted>>): void {
@@ -62,10 +83,8 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     expect(stateOf(written!)).toEqual(stateOf(t.after));
     expect(found.row.finishedAt !== null).toBe(t.finished);
     expect(found.row.claimToken !== null).toBe(t.after.status === ActionStatus.InProgress);
-    expect(found.lastEntry).toEqual(t.history[0]);
-    expect(found.events).toEqual(
-      t.notice ? [{ type: t.notice.type, occurrence: t.notice.occurrence, attempt: t.notice.attempt, note: t.notice.note }] : [],
-    );
+    expect(found.written).toEqual([...t.skipped.map((skip) => skipEntry(skip, t.after.occurrence)), ...t.history]);
+    expect(found.events).toEqual(eventsOf(t));
   }
 
   /**

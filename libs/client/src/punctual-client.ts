@@ -153,6 +153,15 @@ export class PunctualClient {
     });
   }
 
+  /** The next `count` occurrences (1 by default) do not run; a running or locked one runs first. */
+  skip(id: string, options: { count?: number } = {}): Promise<ActionResource> {
+    const body = options.count === undefined ? {} : { count: options.count };
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/skip`, body },
+      rpc: { pattern: RPC_PATTERNS.skip, body: { id, ...body } },
+    });
+  }
+
   retry(id: string): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },

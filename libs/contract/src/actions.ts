@@ -63,6 +63,12 @@ export interface CancelActionRequest {
 /** The body of `POST /actions/:id/pause`: like a cancel's, a note for the history. */
 export type PauseActionRequest = CancelActionRequest;
 
+/** The body of `POST /actions/:id/skip`. */
+export interface SkipOccurrencesRequest {
+  /** How many of the next occurrences not to run: 1–100, 1 by default. */
+  count?: number;
+}
+
 /** An action as every route answers it; schedule fields are null for a one-off action, times are ISO-8601 UTC. */
 export interface ActionResource {
   id: string;

@@ -14,6 +14,7 @@ export const RPC_PATTERNS = {
   cancel: 'punctual.actions.cancel',
   pause: 'punctual.actions.pause',
   resume: 'punctual.actions.resume',
+  skip: 'punctual.actions.skip',
 } as const;
 
 export type RpcPattern = (typeof RPC_PATTERNS)[keyof typeof RPC_PATTERNS];

@@ -9,6 +9,7 @@ export type WebhookEventName =
   | 'action.canceled'
   | 'action.paused'
   | 'action.resumed'
+  | 'action.occurrence_skipped'
   | 'webhook.test';
 
 /** The body of `POST /webhooks`. */

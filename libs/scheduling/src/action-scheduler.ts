@@ -61,6 +61,7 @@ export class ActionScheduler {
    */
   async apply(transition: Transition<ActionEntity>, guard: UnlockedGuard): Promise<ActionEntity | null> {
     const updated = await this.store.persist(transition, { kind: 'revision', ...guard });
+    if (updated) this.metrics.occurrencesSkipped(updated.action, transition.skipped);
     const ended = transition.finished || transition.deleted;
     if (updated && (ended || updated.revision !== transition.before.revision)) {
       await this.queues.remove(transition.before);
@@ -75,6 +76,7 @@ export class ActionScheduler {
    */
   async recordOutcome(transition: Transition<ActionEntity>): Promise<ActionEntity | null> {
     const updated = await this.store.persist(transition, { kind: 'claim' });
+    if (updated) this.metrics.occurrencesSkipped(updated.action, transition.skipped);
     if (updated?.status === ActionStatus.Pending) await this.queues.enqueue([updated]);
     return updated;
   }

@@ -40,6 +40,7 @@ import { idempotencyClaim } from '../input/idempotency-claim';
 import { ActionsService } from './actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
 import { ControlNoteDto } from './dto/control-note.dto';
+import { SkipOccurrencesDto } from './dto/skip-occurrences.dto';
 import { CreateActionDto } from './dto/create-action.dto';
 import { CreateBatchDto } from './dto/create-batch.dto';
 import { HistoryQuery } from './dto/history.query';
@@ -199,6 +200,19 @@ export class ActionsController {
   @ApiNotFoundResponse()
   async resume(@Param('id', ID) id: string): Promise<ActionResponse> {
     return ActionResponse.from(await this.actions.resume(id));
+  }
+
+  @Post(':id/skip')
+  @HttpCode(200)
+  @ApiOkResponse({
+    type: ActionResponse,
+    description:
+      'The next `count` occurrences that are not locked do not run (a running or locked one runs first); they do not count as executions. COMPLETED when none is left before endAt',
+  })
+  @ApiConflictResponse({ description: 'A one-off action, or one already final' })
+  @ApiNotFoundResponse()
+  async skip(@Param('id', ID) id: string, @Body() dto: SkipOccurrencesDto): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.skip(id, dto.count ?? 1));
   }
 
   @Post(':id/retry')

@@ -181,6 +181,17 @@ export class ActionsService {
     );
   }
 
+  /**
+   * The next `count` occurrences of a repeating action do not run (409 for a one-off or final
+   * action): at once when not locked, else after the locked or running occurrence.
+   */
+  async skip(id: string, count: number): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, async (current) => {
+      const event: LifecycleEvent = { type: 'skipRequested', now: this.clock.now(), count, lockWindowMs: this.config.scheduling.lockWindowMs };
+      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+    });
+  }
+
   /** Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409 otherwise). */
   async retry(id: string): Promise<ActionEntity> {
     return this.changeUntilSettled(id, (current) => {

@@ -5,6 +5,7 @@ import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
 import { ActionsService } from '../actions/actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
 import { ControlNoteDto } from '../actions/dto/control-note.dto';
+import { SkipOccurrencesDto } from '../actions/dto/skip-occurrences.dto';
 import { CreateActionDto } from '../actions/dto/create-action.dto';
 import { CreateBatchDto } from '../actions/dto/create-batch.dto';
 import { HistoryQuery } from '../actions/dto/history.query';
@@ -113,6 +114,13 @@ export class ActionsRpcController {
   @MessagePattern(RPC_PATTERNS.resume)
   async resume(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
     return ActionResponse.from(await this.actions.resume(actionId(envelope(body, ['id']).id)));
+  }
+
+  @MessagePattern(RPC_PATTERNS.skip)
+  async skip(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+    const { id, ...rest } = envelope(body, ['id', 'count']);
+    const { count } = await validated(SkipOccurrencesDto, rest);
+    return ActionResponse.from(await this.actions.skip(actionId(id), count ?? 1));
   }
 
   @MessagePattern(RPC_PATTERNS.retry)

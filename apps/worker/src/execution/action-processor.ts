@@ -94,7 +94,8 @@ export class ActionProcessor {
 
   /**
    * Writes what the lifecycle makes of `event` for the claimed `action`. When its owner asked to
-   * cancel it since it was read, the lifecycle decides again from the row as it is now. Null when
+   * cancel it, or to skip occurrences, since it was read, the lifecycle decides again from the row
+   * as it is now. Null when
    * a takeover fenced the attempt off. A written outcome counts its attempt; a fenced one does not
    * (the takeover counted it).
    */
@@ -112,7 +113,7 @@ export class ActionProcessor {
         return { outcome, updated };
       }
       const now = await this.execution.claimed(action.id, action.claimToken!);
-      if (!now || now.cancelRequestedAt?.getTime() === current.cancelRequestedAt?.getTime()) {
+      if (!now || !ownerAskedMore(current, now)) {
         this.logFor(action).warn(`Outcome of ${idempotencyKeyOf(action)} refused: another worker took the attempt over`);
         return null;
       }
@@ -151,6 +152,11 @@ export class ActionProcessor {
   private logFor(action: ActionEntity, context = ActionProcessor.name): FieldLogger {
     return FieldLogger.for(this.config, context, { actionId: action.id, occurrence: action.occurrence, attempt: attemptNumber(action) });
   }
+}
+
+/** Whether a cancel or skip request reached the claimed action since `read`: the outcome must then be decided again. */
+function ownerAskedMore(read: ActionEntity, now: ActionEntity): boolean {
+  return now.cancelRequestedAt?.getTime() !== read.cancelRequestedAt?.getTime() || now.skipPending !== read.skipPending;
 }
 
 function spanAttributes(action: ActionEntity) {

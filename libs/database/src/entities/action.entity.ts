@@ -117,6 +117,10 @@ export class ActionEntity {
   @Column({ name: 'paused_from', type: 'integer', nullable: true })
   pausedFrom: number | null;
 
+  /** Occurrences its owner asked to skip after the one the lock window covered; they are skipped when it ends. */
+  @Column({ name: 'skip_pending', type: 'integer' })
+  skipPending: number;
+
   /** When the action reached a final status; retention counts from here. */
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;

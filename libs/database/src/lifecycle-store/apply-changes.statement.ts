@@ -1,8 +1,8 @@
 import { ActionState, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
-import { STATE_COLUMNS, entryColumns, noticeColumns } from './state-columns';
-import { outboxInsertSql } from './webhook-outbox';
+import { STATE_COLUMNS, entryColumns, noticeColumns, skippedColumn } from './state-columns';
+import { historyInsertSql, outboxInsertSql } from './webhook-outbox';
 
 /** A change by a client or the promoter, with the guard it was decided under and the fields it changed. */
 export interface Change {
@@ -29,6 +29,7 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
   ['finished', 'boolean', (c) => c.transition.finished],
   ...entryColumns<Change>((c) => c.transition.history[0]),
   ...noticeColumns<Change>((c) => c.transition.notice),
+  skippedColumn<Change>((c) => c.transition),
 ]);
 
 /**
@@ -45,11 +46,11 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(
       $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::boolean[],
       $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[],
-      $13::varchar[], $14::integer[], $15::integer[], $16::text[]
+      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[]
     ) AS c(
       ord, id, expected_revision, expected_statuses, due_after, changes, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
-      notice_type, notice_occurrence, notice_attempt, notice_note
+      notice_type, notice_occurrence, notice_attempt, notice_note, skipped
     )
   ), locked AS (
     SELECT c.* FROM actions a JOIN (SELECT DISTINCT ON (id) * FROM change ORDER BY id, ord) c ON a.id = c.id
@@ -61,11 +62,12 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
     UPDATE actions a SET
       (status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
         repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
-        misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from, revision)
+        misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from, skip_pending,
+        revision)
       = (SELECT n.status, n.occurrence, n.retry_count, n.last_error, n.execution_time, n.next_attempt_at, n.schedule_anchor,
           n.repeat, n.frequency, n.cron, n.timezone, n.execution_remainder, n.end_at, n.retry_policy,
           n.misfire_policy, n.data, n.metadata, n.callback_url, n.data_key_id, n.callback_key_id, n.cancel_requested_at, n.paused_from,
-          n.revision
+          n.skip_pending, n.revision
         FROM jsonb_populate_record(a, c.changes) n),
       finished_at = CASE WHEN c.changes ? 'status' THEN CASE WHEN c.finished THEN now() END ELSE a.finished_at END,
       claim_token = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claim_token END,
@@ -73,15 +75,14 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
       updated_at = clock_timestamp()
     FROM locked c WHERE a.id = c.id
     RETURNING a.*, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note,
-      c.notice_type, c.notice_occurrence, c.notice_attempt, c.notice_note
+      c.notice_type, c.notice_occurrence, c.notice_attempt, c.notice_note, c.skipped
   ), history AS (
-    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
+    ${historyInsertSql('changed')}
   ), notices AS (
     ${outboxInsertSql('changed', ['ord', 'entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
   )
   SELECT ord, to_jsonb(c) - ARRAY[
       'ord', 'entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note',
-      'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note'
+      'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped'
     ] AS row_json
   FROM changed c`;

@@ -1,8 +1,8 @@
 import { ActionState, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
-import { entryColumns, noticeColumns, stateColumns } from './state-columns';
-import { outboxInsertSql } from './webhook-outbox';
+import { entryColumns, noticeColumns, skippedColumn, stateColumns } from './state-columns';
+import { historyInsertSql, outboxInsertSql } from './webhook-outbox';
 
 /**
  * The lifecycle fields an attempt's outcome can change (succeeded, failed, interrupted, or the
@@ -17,6 +17,7 @@ export const OUTCOME_FIELDS: readonly (keyof ActionState)[] = [
   'executionTime',
   'nextAttemptAt',
   'executionRemainder',
+  'skipPending',
   'revision',
 ];
 
@@ -25,36 +26,39 @@ export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
   ['id', 'uuid', (t) => t.before.id],
   ['claim_token', 'uuid', (t) => t.before.claimToken],
   ['seen_cancel_requested_at', 'timestamptz', (t) => t.before.cancelRequestedAt],
+  ['seen_skip_pending', 'integer', (t) => t.before.skipPending],
   ...stateColumns<Transition<ActionEntity>>((t) => t.after, OUTCOME_FIELDS),
   ['finished', 'boolean', (t) => t.finished],
   ...entryColumns<Transition<ActionEntity>>((t) => t.history[0]),
   ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
+  skippedColumn<Transition<ActionEntity>>((t) => t),
 ]);
 
 /**
  * Writes attempts' outcomes, each only while the claim it was computed under still holds (its
- * fencing token) and no cancellation arrived since its action was read, with their history
- * entries and webhook notices. `finished_at` is set when the outcome finished the action; the
+ * fencing token) and no cancel or skip request arrived since its action was read (those change
+ * what the outcome must be), with their history entries, skipped occurrences and webhook events. `finished_at` is set when the outcome finished the action; the
  * claim goes when the action leaves IN_PROGRESS. It answers only what Postgres filled in: the
  * rest is the claimed row and the outcome, which nothing else can change while the claim holds.
  */
 export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
     SELECT * FROM unnest(
-      $1::uuid[], $2::uuid[], $3::timestamptz[],
-      $4::varchar[], $5::integer[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::integer[], $11::integer[],
-      $12::boolean[],
-      $13::varchar[], $14::varchar[], $15::integer[], $16::integer[], $17::text[],
-      $18::varchar[], $19::integer[], $20::integer[], $21::text[]
+      $1::uuid[], $2::uuid[], $3::timestamptz[], $4::integer[],
+      $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[],
+      $13::integer[], $14::boolean[],
+      $15::varchar[], $16::varchar[], $17::integer[], $18::integer[], $19::text[],
+      $20::varchar[], $21::integer[], $22::integer[], $23::text[], $24::jsonb[]
     ) AS o(
-      id, claim_token, seen_cancel_requested_at,
-      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, revision,
-      finished,
+      id, claim_token, seen_cancel_requested_at, seen_skip_pending,
+      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, skip_pending,
+      revision, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
-      notice_type, notice_occurrence, notice_attempt, notice_note
+      notice_type, notice_occurrence, notice_attempt, notice_note, skipped
     )
   ), locked AS (
     SELECT o.* FROM actions a JOIN outcome o ON a.id = o.id AND a.claim_token = o.claim_token
     WHERE a.status = 'IN_PROGRESS' AND a.cancel_requested_at IS NOT DISTINCT FROM o.seen_cancel_requested_at
+      AND a.skip_pending = o.seen_skip_pending
     -- Rows are locked in id order, so batches running side by side cannot deadlock.
     ORDER BY a.id FOR UPDATE OF a
   ), changed AS (
@@ -66,6 +70,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       execution_time = o.execution_time,
       next_attempt_at = o.next_attempt_at,
       execution_remainder = o.execution_remainder,
+      skip_pending = o.skip_pending,
       revision = o.revision,
       finished_at = CASE WHEN o.finished THEN now() END,
       claim_token = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claim_token END,
@@ -73,10 +78,9 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       updated_at = clock_timestamp()
     FROM locked o WHERE a.id = o.id
     RETURNING a.*, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
-      o.notice_type, o.notice_occurrence, o.notice_attempt, o.notice_note
+      o.notice_type, o.notice_occurrence, o.notice_attempt, o.notice_note, o.skipped
   ), history AS (
-    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM changed
+    ${historyInsertSql('changed')}
   ), notices AS (
     ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
   )

@@ -1,4 +1,5 @@
-import { ActionNotice, ActionState, HistoryDraft } from '@app/domain';
+import { ActionEntity } from '../entities/action.entity';
+import { ActionNotice, ActionState, HistoryDraft, Transition, skipEntry } from '@app/domain';
 import { UnnestColumn } from '../repositories/unnest-columns';
 
 /**
@@ -30,6 +31,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   callbackKeyId: ['callback_key_id', 'varchar'],
   cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
   pausedFrom: ['paused_from', 'integer'],
+  skipPending: ['skip_pending', 'integer'],
   revision: ['revision', 'integer'],
 };
 
@@ -70,6 +72,34 @@ export function noticeColumns<T>(noticeOf: (item: T) => ActionNotice | null): Un
     ['notice_occurrence', 'integer', (item) => noticeOf(item)?.occurrence ?? null],
     ['notice_attempt', 'integer', (item) => noticeOf(item)?.attempt ?? null],
     ['notice_note', 'text', (item) => noticeOf(item)?.note ?? null],
+  ];
+}
+
+/**
+ * A transition's skipped occurrences as one batch column: their history entries with the reason,
+ * as a JSON array for `jsonb_to_recordset`, or null when it skips none (the common case costs nothing).
+ */
+export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
+  return [
+    'skipped',
+    'jsonb',
+    (item) => {
+      const { skipped, after } = transitionOf(item);
+      if (skipped.length === 0) return null;
+      return JSON.stringify(
+        skipped.map((skip) => {
+          const entry = skipEntry(skip, after.occurrence);
+          return {
+            from_status: entry.from,
+            to_status: entry.to,
+            occurrence: entry.occurrence,
+            attempt: entry.attempt,
+            note: entry.note,
+            reason: skip.reason,
+          };
+        }),
+      );
+    },
   ];
 }
 

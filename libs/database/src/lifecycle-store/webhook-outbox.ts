@@ -1,16 +1,32 @@
 /**
- * The statement part that writes the notices of the rows a state change returned (`a.*` plus the
- * notice columns) into the webhook outbox, in the same statement as the change: an event exists
- * exactly when its change committed. `extraColumns` are the other returned columns that are not
- * the action's, left out of the stored snapshot. Triggers drop events nobody listens to; when
- * there is no subscription at all they are not even written.
+ * The statement part that writes the events of the rows a state change returned (`a.*` plus the
+ * notice and `skipped` columns) into the webhook outbox, in the same statement as the change: an
+ * event exists exactly when its change committed. Each row gives an `action.occurrence_skipped`
+ * event per entry of `skipped`, then its notice, if any. `extraColumns` are the other returned
+ * columns that are not the action's, left out of the stored snapshot. Triggers drop events nobody
+ * listens to; when there is no subscription at all they are not even written.
  */
 export function outboxInsertSql(changed: string, extraColumns: readonly string[]): string {
-  const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note'].map((c) => `'${c}'`).join(', ');
-  return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, action, callback_url, api_key_id)
-    SELECT c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note,
+  const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped'].map((c) => `'${c}'`).join(', ');
+  return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, reason, action, callback_url, api_key_id)
+    SELECT e.type, c.id, c.action, e.occurrence, e.attempt, e.note, e.reason,
       to_jsonb(c) - ARRAY[${notAction}]::text[], c.callback_url, c.callback_key_id
-    FROM ${changed} c WHERE c.notice_type IS NOT NULL
-      -- Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
-      AND (c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))`;
+    FROM ${changed} c CROSS JOIN LATERAL (
+      SELECT 'action.occurrence_skipped' AS type, s.occurrence, s.attempt, s.note, s.reason
+        FROM jsonb_to_recordset(c.skipped) AS s(occurrence integer, attempt integer, note text, reason varchar)
+      UNION ALL
+      SELECT c.notice_type, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL WHERE c.notice_type IS NOT NULL
+    ) e
+    -- Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
+    WHERE c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions)`;
+}
+
+/** The statement part that writes a change's skipped occurrences' history entries, then its own entry. */
+export function historyInsertSql(changed: string): string {
+  return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
+    SELECT c.id, s.occurrence, s.from_status, s.to_status, s.attempt, s.note, clock_timestamp()
+      FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped)
+        AS s(from_status varchar, to_status varchar, occurrence integer, attempt integer, note text)
+    UNION ALL
+    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM ${changed}`;
 }

@@ -1,6 +1,7 @@
 import type { ActionNotice } from './lifecycle-notice';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { ActionRetryPolicy } from './retry-policy';
+import type { SkippedOccurrences } from './skips';
 
 /** The fields of an action that its lifecycle reads and writes. */
 export interface ActionState {
@@ -47,6 +48,8 @@ export interface ActionState {
    * current one, or the next when the lock window covers the current one). Null when not paused.
    */
   readonly pausedFrom: number | null;
+  /** Occurrences its owner asked to skip after the one the lock window covered when asked; none run, none count as executions. */
+  readonly skipPending: number;
   /** Bumped with every new due time, so a job queued for an older one can never claim the action. */
   readonly revision: number;
 }
@@ -76,6 +79,8 @@ export interface Transition<S extends ActionState = ActionState> {
   readonly finished: boolean;
   /** The action is gone: storage deletes its row, and its history with it, instead of writing `after`. */
   readonly deleted: boolean;
+  /** Occurrences that will not run, each written with its own history entry and event before the transition's entry. */
+  readonly skipped: readonly SkippedOccurrences[];
   /** Written with the change, in the same statement, for webhook delivery; null when there is nothing to tell. */
   readonly notice: ActionNotice | null;
 }

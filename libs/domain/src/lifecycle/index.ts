@@ -7,4 +7,5 @@ export * from './new-action-state';
 export * from './note';
 export * from './retry-policy';
 export * from './schedule-rules';
+export * from './skips';
 export * from './upcoming-occurrences';

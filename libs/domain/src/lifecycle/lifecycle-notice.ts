@@ -11,6 +11,7 @@ export const ACTION_NOTICE_TYPES = [
   'action.canceled',
   'action.paused',
   'action.resumed',
+  'action.occurrence_skipped',
 ] as const;
 export type ActionNoticeType = (typeof ACTION_NOTICE_TYPES)[number];
 
@@ -51,6 +52,7 @@ export function noticeOf(before: ActionState, after: ActionState, event: Lifecyc
     case 'resumed':
       return { type: 'action.resumed', occurrence: before.occurrence, attempt: 0, note: entry.note };
     case 'claimed':
+    case 'skipRequested':
     case 'patched':
     case 'retriedManually':
     case 'canceled':

@@ -35,6 +35,7 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
     callbackKeyId: 'creator',
     cancelRequestedAt: null,
     pausedFrom: null,
+    skipPending: 0,
     revision: 4,
     ...overrides,
   };
@@ -49,6 +50,7 @@ export const cancel = (note: string | null = null): LifecycleEvent => ({ type: '
 export const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
 export const pause = (note: string | null = null): LifecycleEvent => ({ type: 'paused', now, note, lockWindowMs: LOCK_WINDOW_MS });
 export const resume: LifecycleEvent = { type: 'resumed', now };
+export const skip = (count = 1): LifecycleEvent => ({ type: 'skipRequested', now, count, lockWindowMs: LOCK_WINDOW_MS });
 
 /** A transition the lifecycle makes: [name, state before, event, fields after, history entry, finished]. */
 export type TransitionCase = [name: string, before: ActionState, event: LifecycleEvent, after: Partial<ActionState>, entry: object, finished: boolean];
@@ -470,6 +472,38 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { status: ActionStatus.InProgress, pausedFrom: null, revision: 4 },
     { from: 'IN_PROGRESS', to: 'IN_PROGRESS', attempt: 0, note: 'resumed' },
     false,
+  ],
+  [
+    'skip of occurrences after the lock window skips them at once; they are no executions',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z') }),
+    skip(2),
+    { status: ActionStatus.Pending, occurrence: 1, executionRemainder: 10, executionTime: at('2025-03-01T15:00:00.000Z'), revision: 5, skipPending: 0 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: 'skip of the next 2 occurrence(s) requested; next at 2025-03-01T15:00:00.000Z' },
+    false,
+  ],
+  [
+    'skip of the covered occurrence waits for it: the skips follow it',
+    hourly({ occurrence: 2 }),
+    skip(3),
+    { status: ActionStatus.InProgress, skipPending: 3, revision: 4 },
+    { from: 'IN_PROGRESS', to: 'IN_PROGRESS', attempt: 0, note: 'skip of the next 3 occurrence(s) requested; occurrence 2 runs first' },
+    false,
+  ],
+  [
+    'success after a skip request moves past the skipped occurrences',
+    hourly({ occurrence: 2, skipPending: 2 }),
+    ok(),
+    { status: ActionStatus.Pending, occurrence: 3, executionRemainder: 9, executionTime: at('2025-03-01T14:59:00.000Z'), skipPending: 0, revision: 5 },
+    { from: 'IN_PROGRESS', to: 'PENDING', attempt: 1 },
+    false,
+  ],
+  [
+    'skip with no occurrence left before endAt completes the action',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z'), endAt: at('2025-03-01T14:30:00.000Z') }),
+    skip(2),
+    { status: ActionStatus.Completed },
+    { from: 'PENDING', to: 'COMPLETED', attempt: 0, note: 'skip of the next 2 occurrence(s) requested; no occurrence is left before endAt' },
+    true,
   ],
 ];
 

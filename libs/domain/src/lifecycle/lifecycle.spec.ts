@@ -14,12 +14,14 @@ import {
   cancel,
   fail,
   hourly,
+  late,
   now,
   ok,
   pause,
   policy,
   requested,
   resume,
+  skip,
   state,
 } from './lifecycle.cases';
 
@@ -39,8 +41,59 @@ describe('the action lifecycle', () => {
     expect(transition(before, event)).toMatchObject({ after: before, history: [], notice: null });
   });
 
+  it.each<[string, ActionState, LifecycleEvent, string[]]>([
+    [
+      'a skip request after the lock window',
+      hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z') }),
+      skip(2),
+      ['request 13:00', 'request 14:00'],
+    ],
+    ['success after a skip request', hourly({ skipPending: 2 }), ok(), ['request 12:59', 'request 13:59']],
+    ['RUN_ONCE catching up after an outage', hourly(late), ok(), ['misfire 08:30', 'misfire 09:30', 'misfire 10:30']],
+    [
+      'SKIP catching up after an outage',
+      hourly({ ...late, misfirePolicy: MisfirePolicy.Skip }),
+      ok(),
+      ['misfire 08:30', 'misfire 09:30', 'misfire 10:30', 'misfire 11:30'],
+    ],
+    ['RUN_ALL catching up after an outage', hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }), ok(), []],
+    [
+      'a resume with SKIP',
+      hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.Skip, pausedFrom: 1 }),
+      resume,
+      ['misfire 07:30', 'misfire 08:30', 'misfire 09:30', 'misfire 10:30', 'misfire 11:30'],
+    ],
+  ])('lists every occurrence that does not run: %s', (_name, before, event, skipped) => {
+    const listed = transition(before, event).skipped.map((s) => `${s.reason} ${s.time.toISOString().slice(11, 16)}`);
+    expect(listed).toEqual(skipped);
+  });
+
+  it('lists at most 100 skipped occurrences one by one, and the rest in one entry', () => {
+    const longOutage = state({
+      status: ActionStatus.InProgress,
+      repeat: true,
+      frequency: Frequency.TenMins,
+      timezone: 'UTC',
+      executionRemainder: null,
+      cron: null,
+    });
+    const { skipped } = transition({ ...longOutage, executionTime: at('2025-02-27T12:00:00.000Z'), misfirePolicy: MisfirePolicy.Skip }, ok());
+    expect(skipped).toHaveLength(101);
+    expect(skipped.slice(0, 100).every((s) => s.count === 1)).toBe(true);
+    // Two days of ten-minute occurrences after the one that ran, up to now: 288 missed in all.
+    expect(skipped[100]).toMatchObject({ count: 188, reason: 'misfire', time: at('2025-02-28T04:50:00.000Z') });
+  });
+
   it.each(DELETION_CASES)('%s: the row goes, with nothing written or told', (_name, before) => {
-    expect(transition(before, { type: 'deleted' })).toEqual({ before, after: before, history: [], finished: false, deleted: true, notice: null });
+    expect(transition(before, { type: 'deleted' })).toEqual({
+      before,
+      after: before,
+      history: [],
+      finished: false,
+      deleted: true,
+      skipped: [],
+      notice: null,
+    });
   });
 
   it.each<NoticeCase>(NOTICE_CASES)('notice of %s', (_name, before, event, notice) => {
@@ -59,6 +112,8 @@ describe('the action lifecycle', () => {
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
     ['a claim of a finished action', state({ status: ActionStatus.Completed }), { type: 'claimed' }],
     ['a deletion of a running action', state(), { type: 'deleted' }],
+    ['a skip of a one-off action', state({ status: ActionStatus.Pending }), skip()],
+    ['a skip of a finished repeating action', hourly({ status: ActionStatus.Completed }), skip()],
     ...[ActionStatus.Completed, ActionStatus.Failed, ActionStatus.NoAction, ActionStatus.Canceled].flatMap(
       (status): [string, ActionState, LifecycleEvent][] => [
         [`a pause of a ${status} action`, state({ status }), pause()],

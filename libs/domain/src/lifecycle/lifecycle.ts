@@ -7,6 +7,7 @@ import { noticeOf } from './lifecycle-notice';
 import { coversItsOccurrence } from './lock-window';
 import { storableNote } from './note';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
+import { SkippedOccurrences, skipOccurrences, skippedBefore } from './skips';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
 
 /** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
@@ -66,6 +67,12 @@ export type LifecycleEvent =
   /** Its owner resumed a paused action: an occurrence whose time passed meanwhile follows the misfire policy. */
   | { readonly type: 'resumed'; readonly now: Date }
   /**
+   * Its owner asked that the next `count` occurrences of a repeating action not run. Those the lock
+   * window does not cover are skipped at once; an occurrence it covers runs first, and the skips
+   * follow it.
+   */
+  | { readonly type: 'skipRequested'; readonly now: Date; readonly count: number; readonly lockWindowMs: number }
+  /**
    * A client deleted the action: it never runs again. A running attempt cannot be deleted (it is
    * canceled instead); storage deletes a PENDING one only outside the lock window (`unlockedGuard`).
    */
@@ -91,9 +98,10 @@ export function transition<S extends ActionState>(state: S, event: LifecycleEven
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
   const deleted = result.deleted ?? false;
-  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, notice: null };
+  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, skipped: [], notice: null };
   const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
-  return { before: state, after, history: [entry], finished: result.finished ?? false, deleted, notice: noticeOf(state, after, event, entry) };
+  const skipped = result.skipped ?? [];
+  return { before: state, after, history: [entry], finished: result.finished ?? false, deleted, skipped, notice: noticeOf(state, after, event, entry) };
 }
 
 interface Outcome {
@@ -103,6 +111,7 @@ interface Outcome {
   finished?: boolean;
   /** The row goes, with its history: no entry is written. */
   deleted?: boolean;
+  skipped?: SkippedOccurrences[];
 }
 
 function apply(state: ActionState, event: LifecycleEvent): Outcome {
@@ -148,6 +157,8 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
       return refuseFinished(state, 'paused') ?? paused(state, event);
     case 'resumed':
       return refuseFinished(state, 'resumed') ?? resumed(state, event.now);
+    case 'skipRequested':
+      return refuseFinished(state, 'skipped') ?? skipRequested(state, event);
     case 'deleted':
       if (state.status === ActionStatus.InProgress) {
         throw new TransitionRefusedError('Action is IN_PROGRESS (running now) and cannot be deleted; cancel it instead');
@@ -208,6 +219,7 @@ function resumed(state: ActionState, now: Date): Outcome {
   return {
     changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? missed.time) },
     entry: { to: ActionStatus.Pending, attempt: 0, note },
+    skipped: schedule ? skippedBefore(schedule, state.executionTime, missed.time, 'misfire') : [],
   };
 }
 
@@ -240,12 +252,21 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
   const attempt = attemptNumber(state);
   const remaining = state.executionRemainder === null ? null : state.executionRemainder - 1;
   const schedule = scheduleOf(state);
-  const next = schedule && (remaining === null || remaining >= 1) ? nextScheduledTime(state, schedule, now) : null;
-  if (!next || (state.endAt && next.time > state.endAt)) {
+  const scheduled = schedule && (remaining === null || remaining >= 1) ? nextScheduledTime(state, schedule, now) : null;
+  // Skips asked for while this occurrence was covered come after it.
+  const next = scheduled && schedule && state.skipPending > 0 ? withRequestedSkips(scheduled, schedule, state.skipPending) : scheduled;
+  if (!next?.time || (state.endAt && next.time > state.endAt)) {
     return {
-      changes: { status: ActionStatus.Completed, retryCount: 0, lastError: null, executionRemainder: state.repeat ? remaining : state.executionRemainder },
+      changes: {
+        status: ActionStatus.Completed,
+        retryCount: 0,
+        lastError: null,
+        executionRemainder: state.repeat ? remaining : state.executionRemainder,
+        skipPending: 0,
+      },
       entry: { to: ActionStatus.Completed, attempt, note: rawNote === null ? null : storableNote(rawNote) },
       finished: true,
+      skipped: withinEnd(next?.skipped ?? [], state.endAt),
     };
   }
   const note = [rawNote, next.catchUpNote].filter(Boolean).join('; ') || null;
@@ -257,9 +278,61 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
       occurrence: state.occurrence + 1,
       executionRemainder: remaining,
       executionTime: next.time,
+      skipPending: 0,
       ...dueAgainAt(state, next.time),
     },
     entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
+    skipped: next.skipped,
+  };
+}
+
+/** Where a schedule goes next, and the occurrences it skips on the way. */
+interface NextTime {
+  time: Date | null;
+  catchUpNote?: string;
+  skipped: SkippedOccurrences[];
+}
+
+function withRequestedSkips(next: NextTime, schedule: Schedule, count: number): NextTime {
+  if (!next.time) return next;
+  const requested = skipOccurrences(schedule, next.time, count, 'request');
+  return { ...next, time: requested.next, skipped: [...next.skipped, ...requested.skipped] };
+}
+
+/** Occurrences after `endAt` are none of the schedule's: they are not listed as skipped. */
+function withinEnd(skipped: SkippedOccurrences[], endAt: Date | null): SkippedOccurrences[] {
+  return endAt ? skipped.filter((skip) => skip.time <= endAt) : skipped;
+}
+
+/**
+ * The next `count` occurrences of a repeating action do not run: at once when the lock window does
+ * not cover the current one (it is the first skipped; the action is COMPLETED when none is left
+ * before endAt), else after the covered one ends. Skips never count as executions.
+ */
+function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type: 'skipRequested' }>): Outcome {
+  const schedule = scheduleOf(state);
+  if (!schedule) throw new TransitionRefusedError('Action runs once; only the occurrences of a repeating action can be skipped');
+  if (!Number.isInteger(event.count) || event.count < 1) throw new Error(`A skip needs a whole number of occurrences, not ${event.count}`);
+  const requested = `skip of the next ${event.count} occurrence(s) requested`;
+  if (coversItsOccurrence(state, event.now, event.lockWindowMs)) {
+    return {
+      changes: { skipPending: state.skipPending + event.count },
+      entry: { to: state.status, attempt: 0, note: `${requested}; occurrence ${state.occurrence} runs first` },
+    };
+  }
+  const { skipped, next } = skipOccurrences(schedule, state.executionTime, event.count, 'request');
+  if (!next || (state.endAt && next > state.endAt)) {
+    return {
+      changes: { status: ActionStatus.Completed, retryCount: 0 },
+      entry: { to: ActionStatus.Completed, attempt: 0, note: `${requested}; no occurrence is left before endAt` },
+      finished: true,
+      skipped: withinEnd(skipped, state.endAt),
+    };
+  }
+  return {
+    changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, next) },
+    entry: { to: ActionStatus.Pending, attempt: 0, note: `${requested}; next at ${next.toISOString()}` },
+    skipped,
   };
 }
 
@@ -302,19 +375,30 @@ function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
   };
 }
 
-function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): { time: Date; catchUpNote?: string } | null {
+/** The occurrence after the current one; when its time has passed, the misfire policy decides, and what it skips is listed. */
+function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): NextTime | null {
   const next = nextOccurrence(schedule, state.executionTime);
-  if (!next || next > now) return next && { time: next };
+  if (!next || next > now) return next && { time: next, skipped: [] };
   switch (state.misfirePolicy) {
     case MisfirePolicy.RunAll:
-      return { time: next, catchUpNote: `missed occurrence ${next.toISOString()} runs now (RUN_ALL)` };
+      return { time: next, catchUpNote: `missed occurrence ${next.toISOString()} runs now (RUN_ALL)`, skipped: [] };
     case MisfirePolicy.Skip: {
       const after = firstOccurrenceAfter(schedule, next, now);
-      return after && { time: after, catchUpNote: `missed occurrences before ${after.toISOString()} skipped (SKIP)` };
+      return (
+        after && {
+          time: after,
+          catchUpNote: `missed occurrences before ${after.toISOString()} skipped (SKIP)`,
+          skipped: skippedBefore(schedule, next, after, 'misfire'),
+        }
+      );
     }
     case MisfirePolicy.RunOnce: {
       const latest = latestOccurrenceNotAfter(schedule, next, now);
-      return { time: latest, catchUpNote: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
+      return {
+        time: latest,
+        catchUpNote: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)`,
+        skipped: skippedBefore(schedule, next, latest, 'misfire'),
+      };
     }
   }
 }

@@ -57,6 +57,7 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date)
     callbackKeyId: keyId,
     cancelRequestedAt: null,
     pausedFrom: null,
+    skipPending: 0,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

@@ -5,13 +5,16 @@ import { scheduleOf } from './schedule-rules';
 
 /**
  * The scheduled times of an action from its current occurrence on, at most `count`, honouring
- * `executionRemainder` and `endAt`: the same recurrence the lifecycle advances the action by.
- * A finished action has none; a one-off action has its one.
+ * `executionRemainder`, `endAt` and the skips asked for after the current occurrence: the same
+ * recurrence the lifecycle advances the action by. A finished action has none; a one-off action
+ * has its one.
  */
 export function upcomingOccurrences(state: ActionState, count: number): Date[] {
   if (TERMINAL_STATUSES.includes(state.status)) return [];
   const schedule = scheduleOf(state);
   if (!schedule) return [state.executionTime];
-  const limit = Math.min(count, state.executionRemainder ?? count);
-  return occurrencesFrom(schedule, state.executionTime, limit, (time) => !state.endAt || time <= state.endAt);
+  const runs = Math.min(count, state.executionRemainder ?? count);
+  const times = occurrencesFrom(schedule, state.executionTime, runs + state.skipPending, (time) => !state.endAt || time <= state.endAt);
+  // Skipped occurrences are not executions: the current one runs, the next `skipPending` do not.
+  return [...times.slice(0, 1), ...times.slice(1 + state.skipPending)].slice(0, runs);
 }

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { SKIP_REASONS, SkipReason } from '@app/domain';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PunctualConfig } from '@app/config';
 import { processMetricsRegistry } from './process-metrics';
@@ -33,6 +34,7 @@ export class PunctualMetrics {
   private readonly overdue: Gauge;
   private readonly ready: Gauge;
   private readonly webhookDeliveries: Counter<'outcome'>;
+  private readonly skippedOccurrences: Counter<'action' | 'reason'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
   constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[]) {
@@ -68,6 +70,12 @@ export class PunctualMetrics {
       labelNames: ['outcome'],
       registers,
     });
+    this.skippedOccurrences = new Counter({
+      name: 'punctual_occurrences_skipped_total',
+      help: 'Occurrences that did not run, by type and reason (request, calendar, dst, misfire)',
+      labelNames: ['action', 'reason'],
+      registers,
+    });
     this.httpDuration = new Histogram({
       name: 'punctual_http_request_duration_seconds',
       help: 'API requests by method, route template and status',
@@ -80,6 +88,7 @@ export class PunctualMetrics {
       this.created.labels(action).inc(0);
       this.firingLagSeconds.zero({ action });
       for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome).inc(0);
+      for (const reason of SKIP_REASONS) this.skippedOccurrences.labels(action, reason).inc(0);
     }
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.labels(outcome).inc(0);
   }
@@ -90,6 +99,11 @@ export class PunctualMetrics {
     const byType = new Map<string, number>();
     for (const { action } of actions) byType.set(action, (byType.get(action) ?? 0) + 1);
     for (const [action, count] of byType) this.created.labels(action).inc(count);
+  }
+
+  /** Occurrences of an action of type `action` that will not run, as a written change listed them. */
+  occurrencesSkipped(action: string, skipped: readonly { reason: SkipReason; count: number }[]): void {
+    if (this.enabled) for (const { reason, count } of skipped) this.skippedOccurrences.labels(action, reason).inc(count);
   }
 
   attemptEnded(action: string, outcome: AttemptOutcome): void {

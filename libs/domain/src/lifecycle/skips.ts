@@ -1,0 +1,64 @@
+import { ActionStatus } from '../action-vocabulary';
+import { Schedule, nextOccurrence } from '../schedule/schedule';
+import type { HistoryDraft } from './action-state';
+
+/** Why an occurrence did not run. */
+export const SKIP_REASONS = ['request', 'calendar', 'dst', 'misfire'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/** Occurrences that do not run: `count` of them (one, unless an outage missed many), the first at `time`. */
+export interface SkippedOccurrences {
+  readonly time: Date;
+  readonly count: number;
+  readonly reason: SkipReason;
+}
+
+/** In one change, each skipped occurrence up to this many gets its own history entry and event; the rest share one. */
+export const MAX_LISTED_SKIPS = 100;
+/** One change counts at most this many skipped occurrences, so that no outage makes it walk a schedule for long. */
+export const MAX_COUNTED_SKIPS = 10_000;
+
+/** The occurrences from `from` (included) before `until` (excluded), skipped for `reason`. */
+export function skippedBefore(schedule: Schedule, from: Date, until: Date, reason: SkipReason): SkippedOccurrences[] {
+  const listed: SkippedOccurrences[] = [];
+  let restFrom: Date | null = null;
+  let restCount = 0;
+  let counted = 0;
+  for (let time: Date | null = from; time && time < until && counted < MAX_COUNTED_SKIPS; time = nextOccurrence(schedule, time)) {
+    counted += 1;
+    if (listed.length < MAX_LISTED_SKIPS) {
+      listed.push({ time, count: 1, reason });
+    } else {
+      restFrom ??= time;
+      restCount += 1;
+    }
+  }
+  return restFrom ? [...listed, { time: restFrom, count: restCount, reason }] : listed;
+}
+
+/** Up to `count` occurrences from `from` (included), skipped for `reason`, and the first one after them (null when the schedule ends). */
+export function skipOccurrences(schedule: Schedule, from: Date, count: number, reason: SkipReason): { skipped: SkippedOccurrences[]; next: Date | null } {
+  const skipped: SkippedOccurrences[] = [];
+  let time: Date | null = from;
+  while (time && skipped.length < count) {
+    skipped.push({ time, count: 1, reason });
+    time = nextOccurrence(schedule, time);
+  }
+  return { skipped, next: time };
+}
+
+/** The history note of skipped occurrences: the reason and the scheduled time. */
+export function skipNote(skip: SkippedOccurrences): string {
+  if (skip.count === 1) return `skipped: ${skip.reason}, ${skip.time.toISOString()}`;
+  const atLeast = skip.count + MAX_LISTED_SKIPS >= MAX_COUNTED_SKIPS ? 'at least ' : '';
+  return `skipped: ${skip.reason}, ${atLeast}${skip.count} occurrences from ${skip.time.toISOString()} on`;
+}
+
+/**
+ * The history entry of skipped occurrences. Skipped occurrences take no occurrence number (an
+ * occurrence number, and so an idempotency key, belongs to a run): the entry carries the number
+ * of the occurrence that runs after them.
+ */
+export function skipEntry(skip: SkippedOccurrences, nextOccurrence: number): HistoryDraft {
+  return { from: ActionStatus.Pending, to: ActionStatus.Pending, occurrence: nextOccurrence, attempt: 0, note: skipNote(skip) };
+}
