@@ -20,7 +20,13 @@ describe('POST /actions/:id/skip: the next occurrences do not run, visibly, and 
 
   it('skips the next occurrences of a daily action at once: its time moves on, executionRemainder stays, each skip is recorded and counted', async () => {
     const tomorrow = new Date(Math.ceil(Date.now() / 1000) * 1000 + DAY_MS);
-    const action = await create('/daily', { repeat: true, frequency: 'DAILY', executionRemainder: 5, executionTime: tomorrow.toISOString() });
+    const action = await create('/daily', {
+      repeat: true,
+      frequency: 'DAILY',
+      executionRemainder: 5,
+      executionTime: tomorrow.toISOString(),
+      callbackUrl: stack.receiver.url('/events'),
+    });
     const before = (await Scrape.of(`${stack.api.client.baseUrl}/metrics`)).value('punctual_occurrences_skipped_total', {
       action: 'HTTP_REQUEST',
       reason: 'request',
@@ -41,6 +47,12 @@ describe('POST /actions/:id/skip: the next occurrences do not run, visibly, and 
       reason: 'request',
     });
     expect(after - before).toBe(3);
+
+    // Each skipped occurrence is told to the action's callback, with why.
+    await waitUntil('three skip events at the callback', () => stack.receiver.callsTo('/events').length >= 3);
+    const events = stack.receiver.callsTo('/events').map((call) => JSON.parse(call.body) as { type: string; data: { reason: string; note: string } });
+    expect(events.map((event) => [event.type, event.data.reason])).toEqual(Array.from({ length: 3 }, () => ['action.occurrence_skipped', 'request']));
+    expect(events.map((event) => event.data.note).sort()).toEqual(await skippedNotes(action.id));
   });
 
   it('lets a locked occurrence of a per-second cron run, then skips the next ones: three runs in all, two skipped', async () => {

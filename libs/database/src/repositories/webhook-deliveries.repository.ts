@@ -32,6 +32,8 @@ export interface ClaimedDelivery {
     occurrence: number | null;
     attempt: number | null;
     note: string | null;
+    /** Why the occurrence did not run, for an `action.occurrence_skipped` event; else null. */
+    reason: string | null;
     /** The action right after the change, or null for a `webhook.test` event. */
     action: ActionEntity | null;
   };
@@ -135,7 +137,7 @@ export class WebhookDeliveriesRepository {
          RETURNING d.id, d.attempts, d.url, d.subscription_id, d.event_id
        )
        SELECT c.id, c.attempts, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
-         e.created_at, e.occurrence, e.attempt, e.note, e.action
+         e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
       [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
     );
@@ -184,6 +186,7 @@ export class WebhookDeliveriesRepository {
         occurrence: row.occurrence as number | null,
         attempt: row.attempt as number | null,
         note: row.note as string | null,
+        reason: row.reason as string | null,
         action: row.action ? hydrateJson<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row.action as Record<string, unknown>) : null,
       },
     };
