@@ -221,6 +221,11 @@ export class PunctualWebhooks {
   test(id: string): Promise<DeliveryResource> {
     return this.door.send('POST', `/webhooks/${encodeURIComponent(id)}/test`);
   }
+
+  /** Sends a `DELIVERED` or `FAILED` delivery of the subscription again, with the same `webhook-id`; answers it, `PENDING` again. */
+  redeliver(webhookId: string, deliveryId: string): Promise<DeliveryResource> {
+    return this.door.send('POST', `/webhooks/${encodeURIComponent(webhookId)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`);
+  }
 }
 
 class HttpDoor implements Door {

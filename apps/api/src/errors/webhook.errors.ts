@@ -26,3 +26,21 @@ export class TooManySubscriptionsError extends PunctualDomainError {
     super(`There are already ${max} webhook subscriptions, the most Punctual keeps; delete one before adding another`);
   }
 }
+
+/** The delivery id names no delivery of that subscription. → 404 */
+export class DeliveryNotFoundError extends PunctualDomainError {
+  readonly code = ErrorCode.WebhookNotFound;
+
+  constructor(subscriptionId: string, deliveryId: string) {
+    super(`Delivery ${deliveryId} of webhook subscription ${subscriptionId} not found`);
+  }
+}
+
+/** Only a finished delivery is sent again on demand: a pending one is on its way already. → 409 */
+export class DeliveryPendingError extends PunctualDomainError {
+  readonly code = ErrorCode.TransitionRefused;
+
+  constructor(deliveryId: string) {
+    super(`Delivery ${deliveryId} is still pending; it is retried on its own. Redeliver it once it is DELIVERED or FAILED`);
+  }
+}

@@ -2,6 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Qu
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
+  ApiConflictResponse,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiNotFoundResponse,
@@ -19,7 +20,9 @@ import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { CreatedWebhookResponse, DeliveryPageResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
 import { WebhooksService } from './webhooks.service';
 
-const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('id must be a UUID') });
+/** A path parameter that must be a UUID; anything else is a 400 that names it. */
+const uuidParam = (name: string) => new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError(`${name} must be a UUID`) });
+const ID = uuidParam('id');
 
 @ApiTags('webhooks')
 @ApiSecurity('X-Punctual-Key')
@@ -77,5 +80,17 @@ export class WebhooksController {
   @ApiNotFoundResponse()
   async test(@Param('id', ID) id: string): Promise<DeliveryResponse> {
     return DeliveryResponse.from(await this.webhooks.test(id));
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(202)
+  @ApiAcceptedResponse({
+    type: DeliveryResponse,
+    description: 'PENDING again and due now: its event is sent again, with the same webhook-id; attempts keeps counting',
+  })
+  @ApiConflictResponse({ description: 'The delivery is still PENDING: it is retried on its own' })
+  @ApiNotFoundResponse({ description: 'No such subscription, or no such delivery of it' })
+  async redeliver(@Param('id', ID) id: string, @Param('deliveryId', uuidParam('deliveryId')) deliveryId: string): Promise<DeliveryResponse> {
+    return DeliveryResponse.from(await this.webhooks.redeliver(id, deliveryId));
   }
 }

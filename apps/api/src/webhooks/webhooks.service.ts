@@ -6,7 +6,13 @@ import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
 import { InvalidRequestError } from '../errors/action.errors';
-import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from '../errors/webhook.errors';
+import {
+  DeliveryNotFoundError,
+  DeliveryPendingError,
+  TooManySubscriptionsError,
+  WebhookNotFoundError,
+  WebhooksNotConfiguredError,
+} from '../errors/webhook.errors';
 import { decodeCursor, encodeCursor } from '../input/list-cursor';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 
@@ -97,5 +103,15 @@ export class WebhooksService implements OnApplicationBootstrap {
   async test(id: string): Promise<DeliveryRecord> {
     await this.get(id);
     return this.webhooks.addTestEvent(id);
+  }
+
+  /** Sends a FAILED or DELIVERED delivery of this subscription again: the same event, so the same `webhook-id`. */
+  async redeliver(id: string, deliveryId: string): Promise<DeliveryRecord> {
+    const redelivered = await this.webhooks.redeliver(id, deliveryId);
+    if (redelivered) return redelivered;
+    // The update found it neither FAILED nor DELIVERED, so it was pending then, whatever it is by now.
+    if (await this.webhooks.hasDelivery(id, deliveryId)) throw new DeliveryPendingError(deliveryId);
+    await this.get(id);
+    throw new DeliveryNotFoundError(id, deliveryId);
   }
 }

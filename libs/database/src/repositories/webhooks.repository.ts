@@ -75,6 +75,35 @@ export class WebhooksRepository {
     );
   }
 
+  /**
+   * Puts a FAILED or DELIVERED delivery of the subscription back in the outbox, due now and without
+   * a delivery time, for the pump to queue; null when the delivery is pending or not the
+   * subscription's. The condition decides between concurrent calls: one changes the row, the
+   * others find it pending. `attempts` counts on rather than starting over: a job's id names its
+   * attempt and the queue keeps finished jobs for a while, so the job of an attempt number already
+   * used would be dropped as a duplicate; and a stale job of an earlier attempt still claims nothing.
+   */
+  async redeliver(subscriptionId: string, deliveryId: string): Promise<DeliveryRecord | null> {
+    // For UPDATE … RETURNING, TypeORM's Postgres driver answers [returned rows, affected row count].
+    const [rows]: [DeliveryRecord[], number] = await this.dataSource.query(
+      `UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL
+       FROM webhook_events e
+       WHERE e.id = d.event_id AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
+       RETURNING ${DELIVERY}`,
+      [subscriptionId, deliveryId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Whether the subscription has this delivery, whatever its status. */
+  async hasDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE id = $2 AND subscription_id = $1`, [
+      subscriptionId,
+      deliveryId,
+    ]);
+    return rows.length > 0;
+  }
+
   /** Stores a `webhook.test` event for this subscription alone; the outbox triggers add its delivery. */
   async addTestEvent(subscriptionId: string): Promise<DeliveryRecord> {
     return this.dataSource.transaction(async (manager) => {
