@@ -2,6 +2,8 @@
 export enum ErrorCode {
   ActionNotFound = 'ACTION_NOT_FOUND',
   WebhookNotFound = 'WEBHOOK_NOT_FOUND',
+  DeliveryNotFound = 'DELIVERY_NOT_FOUND',
+  DeliveryPending = 'DELIVERY_PENDING',
   TransitionRefused = 'TRANSITION_REFUSED',
   TooManySubscriptions = 'TOO_MANY_SUBSCRIPTIONS',
   InvalidChange = 'INVALID_CHANGE',

@@ -8,12 +8,20 @@ import { CsrfRefusedError } from '../console/security/csrf.guard';
 import { unavailableReply } from '../http/unavailable-exception.filter';
 import { ActionNotFoundError, InvalidRequestError } from './action.errors';
 import { ERROR_ANSWERS, domainErrorReply } from './error-replies';
-import { TooManySubscriptionsError, WebhookNotFoundError, WebhooksNotConfiguredError } from './webhook.errors';
+import {
+  DeliveryNotFoundError,
+  DeliveryPendingError,
+  TooManySubscriptionsError,
+  WebhookNotFoundError,
+  WebhooksNotConfiguredError,
+} from './webhook.errors';
 
 /** Every error class of ours, the code it carries and the answer it gets, as HTTP and RPC callers see it. */
 const ANSWERED: [PunctualDomainError, ErrorCode, number, string][] = [
   [new ActionNotFoundError('a1'), ErrorCode.ActionNotFound, 404, 'Not Found'],
   [new WebhookNotFoundError('w1'), ErrorCode.WebhookNotFound, 404, 'Not Found'],
+  [new DeliveryNotFoundError('w1', 'd1'), ErrorCode.DeliveryNotFound, 404, 'Not Found'],
+  [new DeliveryPendingError('d1'), ErrorCode.DeliveryPending, 409, 'Conflict'],
   [new WebhooksNotConfiguredError(), ErrorCode.WebhooksNotConfigured, 503, 'Service Unavailable'],
   [new TooManySubscriptionsError(100), ErrorCode.TooManySubscriptions, 409, 'Conflict'],
   [new TransitionRefusedError('the action is running'), ErrorCode.TransitionRefused, 409, 'Conflict'],

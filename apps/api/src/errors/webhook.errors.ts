@@ -29,7 +29,7 @@ export class TooManySubscriptionsError extends PunctualDomainError {
 
 /** The delivery id names no delivery of that subscription. → 404 */
 export class DeliveryNotFoundError extends PunctualDomainError {
-  readonly code = ErrorCode.WebhookNotFound;
+  readonly code = ErrorCode.DeliveryNotFound;
 
   constructor(subscriptionId: string, deliveryId: string) {
     super(`Delivery ${deliveryId} of webhook subscription ${subscriptionId} not found`);
@@ -38,7 +38,7 @@ export class DeliveryNotFoundError extends PunctualDomainError {
 
 /** Only a finished delivery is sent again on demand: a pending one is on its way already. → 409 */
 export class DeliveryPendingError extends PunctualDomainError {
-  readonly code = ErrorCode.TransitionRefused;
+  readonly code = ErrorCode.DeliveryPending;
 
   constructor(deliveryId: string) {
     super(`Delivery ${deliveryId} is still pending; it is retried on its own. Redeliver it once it is DELIVERED or FAILED`);
