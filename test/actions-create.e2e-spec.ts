@@ -48,6 +48,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       nextAttemptAt: body.executionTime,
       cancelRequestedAt: null,
       paused: false,
+      jitterMs: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -75,6 +75,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       '/webhooks',
       '/webhooks/{id}',
       '/webhooks/{id}/deliveries',
+      '/webhooks/{id}/deliveries/{deliveryId}/redeliver',
       '/webhooks/{id}/test',
     ]);
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual([

@@ -45,9 +45,11 @@ export interface CreateActionRequest {
   endAt?: ApiTime;
   retryPolicy?: RetryPolicyBody;
   callbackUrl?: string;
+  /** Each occurrence runs up to this many ms (0–3,600,000) after its time, by a delay fixed for it. */
+  jitterMs?: number | null;
 }
 
-/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
+/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl` and `jitterMs`. */
 export type UpdateActionRequest = Omit<Partial<CreateActionRequest>, 'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'> & {
   endAt?: ApiTime | null;
   retryPolicy?: RetryPolicyBody | null;
@@ -97,6 +99,8 @@ export interface ActionResource {
   cancelRequestedAt: string | null;
   /** No attempt of a later occurrence starts until the action is resumed. */
   paused: boolean;
+  /** Each occurrence runs up to this many ms after its scheduled time, by a delay fixed for it; null: at its time. */
+  jitterMs: number | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -10,7 +10,7 @@ import { HistoryDueAtAndTimeIndex1763870000700 } from './migrations/176387000070
 import { LifecycleWebhooks1763870000800 } from './migrations/1763870000800-lifecycle-webhooks';
 import { CancelAndSigningKeys1763870000900 } from './migrations/1763870000900-cancel-and-signing-keys';
 import { Pause1763870001000 } from './migrations/1763870001000-pause';
-import { Skips1763870001100 } from './migrations/1763870001100-skips';
+import { SkipsAndJitter1763870001100 } from './migrations/1763870001100-skips-and-jitter';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -22,7 +22,7 @@ export const MIGRATIONS = [
   LifecycleWebhooks1763870000800,
   CancelAndSigningKeys1763870000900,
   Pause1763870001000,
-  Skips1763870001100,
+  SkipsAndJitter1763870001100,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { ActionCountsRepository, ActionEntity, ActionStats, ActionsRepository, HistoryRecord, HistoryRepository, NewAction } from '@app/database';
 import { Clock, LifecycleEvent, MisfirePolicy, TransitionRefusedError, unlockedGuard, newActionState, transition, upcomingOccurrences } from '@app/domain';
@@ -230,9 +230,11 @@ export class ActionsService {
         misfirePolicy: dto.misfirePolicy ?? MisfirePolicy.RunOnce,
         retryPolicy: dto.retryPolicy ?? null,
         callbackUrl: dto.callbackUrl ?? null,
+        jitterMs: dto.jitterMs ?? null,
       },
       apiKeyId,
       this.clock.now(),
+      randomInt(2 ** 31),
     );
     return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
   }

@@ -28,6 +28,7 @@ export function actionResource(entity: ActionEntity): ActionResource {
     nextAttemptAt: entity.nextAttemptAt.toISOString(),
     cancelRequestedAt: entity.cancelRequestedAt?.toISOString() ?? null,
     paused: entity.pausedFrom !== null,
+    jitterMs: entity.jitterMs,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };

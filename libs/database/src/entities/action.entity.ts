@@ -121,6 +121,14 @@ export class ActionEntity {
   @Column({ name: 'skip_pending', type: 'integer' })
   skipPending: number;
 
+  /** Each occurrence runs up to this long after its scheduled time; null: at its time. */
+  @Column({ name: 'jitter_ms', type: 'integer', nullable: true })
+  jitterMs: number | null;
+
+  /** Fixes each occurrence's jitter (see `jitterOf`); set once, at creation. */
+  @Column({ name: 'jitter_seed', type: 'integer' })
+  jitterSeed: number;
+
   /** When the action reached a final status; retention counts from here. */
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;

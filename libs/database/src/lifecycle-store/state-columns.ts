@@ -32,6 +32,8 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
   pausedFrom: ['paused_from', 'integer'],
   skipPending: ['skip_pending', 'integer'],
+  jitterMs: ['jitter_ms', 'integer'],
+  jitterSeed: ['jitter_seed', 'integer'],
   revision: ['revision', 'integer'],
 };
 

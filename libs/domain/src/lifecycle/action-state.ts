@@ -48,6 +48,10 @@ export interface ActionState {
    * current one, or the next when the lock window covers the current one). Null when not paused.
    */
   readonly pausedFrom: number | null;
+  /** Each occurrence runs up to this long after its scheduled time (see `jitterOf`); null: at its time. */
+  readonly jitterMs: number | null;
+  /** Fixes each occurrence's jitter: set once, at creation. */
+  readonly jitterSeed: number;
   /** Occurrences its owner asked to skip after the one the lock window covered when asked; none run, none count as executions. */
   readonly skipPending: number;
   /** Bumped with every new due time, so a job queued for an older one can never claim the action. */

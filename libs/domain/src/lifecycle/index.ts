@@ -2,6 +2,7 @@ export * from './action-state';
 export * from './lifecycle';
 export * from './lifecycle.errors';
 export * from './lifecycle-notice';
+export * from './jitter';
 export * from './lock-window';
 export * from './new-action-state';
 export * from './note';

@@ -3,6 +3,7 @@
 // case through the store on Postgres, so what is persisted cannot drift from what was decided.
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { ActionState } from './action-state';
+import { jittered } from './jitter';
 import { LifecycleEvent } from './lifecycle';
 import { RetryPolicy } from './retry-policy';
 
@@ -36,6 +37,8 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
     cancelRequestedAt: null,
     pausedFrom: null,
     skipPending: 0,
+    jitterMs: null,
+    jitterSeed: 0,
     revision: 4,
     ...overrides,
   };
@@ -504,6 +507,40 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { status: ActionStatus.Completed },
     { from: 'PENDING', to: 'COMPLETED', attempt: 0, note: 'skip of the next 2 occurrence(s) requested; no occurrence is left before endAt' },
     true,
+  ],
+  [
+    "success moves a jittered action to its next time plus that occurrence's jitter",
+    hourly({ jitterMs: 60_000, jitterSeed: 7 }),
+    ok(),
+    {
+      occurrence: 2,
+      executionTime: at('2025-03-01T12:59:00.000Z'),
+      nextAttemptAt: jittered({ jitterMs: 60_000, jitterSeed: 7 }, at('2025-03-01T12:59:00.000Z'), 2),
+      revision: 5,
+    },
+    { from: 'IN_PROGRESS', to: 'PENDING', attempt: 1 },
+    false,
+  ],
+  [
+    "a new jitter moves the current occurrence's first attempt",
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z'), jitterSeed: 11 }),
+    { type: 'patched', by: 'creator', changes: { jitterMs: 600_000 } },
+    { jitterMs: 600_000, nextAttemptAt: jittered({ jitterMs: 600_000, jitterSeed: 11 }, at('2025-03-01T13:00:00.000Z'), 1), revision: 5 },
+    { to: 'PENDING', note: 'updated jitterMs' },
+    false,
+  ],
+  [
+    'clearing the jitter puts the first attempt back at its time',
+    hourly({
+      status: ActionStatus.Pending,
+      executionTime: at('2025-03-01T13:00:00.000Z'),
+      nextAttemptAt: at('2025-03-01T13:04:00.000Z'),
+      jitterMs: 600_000,
+    }),
+    { type: 'patched', by: 'creator', changes: { jitterMs: null } },
+    { jitterMs: null, nextAttemptAt: at('2025-03-01T13:00:00.000Z'), revision: 5 },
+    { to: 'PENDING', note: 'updated jitterMs' },
+    false,
   ],
 ];
 

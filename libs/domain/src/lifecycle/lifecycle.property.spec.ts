@@ -55,8 +55,9 @@ const request: fc.Arbitrary<ActionRequest> = fc
     endAfterHours: fc.option(fc.integer({ min: 1, max: 48 }), { nil: null }),
     misfirePolicy: fc.constantFrom(...Object.values(MisfirePolicy)),
     retryPolicy: fc.option(actionRetryPolicy, { nil: null }),
+    jitterMs: fc.option(fc.integer({ min: 0, max: 10 * MINUTE }), { nil: null }),
   })
-  .map(({ offsetMinutes, schedule, endAfterHours, misfirePolicy, retryPolicy }) => {
+  .map(({ offsetMinutes, schedule, endAfterHours, misfirePolicy, retryPolicy, jitterMs }) => {
     const executionTime = new Date(START + offsetMinutes * MINUTE);
     return {
       executionTime,
@@ -68,6 +69,7 @@ const request: fc.Arbitrary<ActionRequest> = fc
       misfirePolicy,
       retryPolicy,
       callbackUrl: null,
+      jitterMs,
     };
   });
 
@@ -230,10 +232,10 @@ function checkTransition(event: LifecycleEvent, t: Transition, maxRetries: numbe
 describe('the action lifecycle, for random event sequences', () => {
   it('keeps its invariants from a new action through any sequence of claims and events', () => {
     fc.assert(
-      fc.property(setting, request, fc.array(step, { maxLength: 30, size: 'max' }), ({ global, type }, asked, steps) => {
+      fc.property(setting, request, fc.nat(), fc.array(step, { maxLength: 30, size: 'max' }), ({ global, type }, asked, seed, steps) => {
         let created: ActionState;
         try {
-          created = newActionState(asked, 'creator', new Date(START)).state;
+          created = newActionState(asked, 'creator', new Date(START), seed).state;
         } catch (error) {
           // A cron schedule whose first time falls after endAt: the API refuses to create it.
           if (!(error instanceof InvalidChangeError)) throw error;

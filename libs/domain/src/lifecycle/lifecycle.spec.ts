@@ -175,8 +175,9 @@ describe('the action lifecycle', () => {
       misfirePolicy: MisfirePolicy.RunOnce,
       retryPolicy: null,
       callbackUrl: null,
+      jitterMs: null,
     };
-    const { state: created, history } = newActionState(request, 'creator', now);
+    const { state: created, history } = newActionState(request, 'creator', now, 7);
     expect(created).toMatchObject({
       status: 'PENDING',
       occurrence: 1,
@@ -188,7 +189,7 @@ describe('the action lifecycle', () => {
       executionRemainder: null,
     });
     expect(history).toEqual({ from: null, to: 'PENDING', occurrence: 1, attempt: 0, note: 'created' });
-    expect(newActionState({ ...request, repeat: true }, 'creator', now).state).toMatchObject({
+    expect(newActionState({ ...request, repeat: true }, 'creator', now, 7).state).toMatchObject({
       frequency: 'DAILY',
       executionRemainder: 5,
       timezone: 'UTC',

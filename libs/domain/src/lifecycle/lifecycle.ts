@@ -6,6 +6,7 @@ import { TransitionRefusedError } from './lifecycle.errors';
 import { noticeOf } from './lifecycle-notice';
 import { coversItsOccurrence } from './lock-window';
 import { storableNote } from './note';
+import { jittered } from './jitter';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
 import { SkippedOccurrences, skipOccurrences, skippedBefore } from './skips';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
@@ -24,6 +25,7 @@ export interface ActionChanges {
   misfirePolicy?: MisfirePolicy;
   retryPolicy?: ActionRetryPolicy | null;
   callbackUrl?: string | null;
+  jitterMs?: number | null;
 }
 
 /** Everything that moves an action along its lifecycle, besides its creation. */
@@ -217,7 +219,7 @@ function resumed(state: ActionState, now: Date): Outcome {
   }
   const note = storableNote(['resumed', missed.note ?? `occurrence ${state.occurrence} runs now`].join('; '));
   return {
-    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? missed.time) },
+    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? jittered(state, missed.time, state.occurrence)) },
     entry: { to: ActionStatus.Pending, attempt: 0, note },
     skipped: schedule ? skippedBefore(schedule, state.executionTime, missed.time, 'misfire') : [],
   };
@@ -279,7 +281,7 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
       executionRemainder: remaining,
       executionTime: next.time,
       skipPending: 0,
-      ...dueAgainAt(state, next.time),
+      ...dueAgainAt(state, jittered(state, next.time, state.occurrence + 1)),
     },
     entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
     skipped: next.skipped,
@@ -330,7 +332,7 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
     };
   }
   return {
-    changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, next) },
+    changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, jittered(state, next, state.occurrence)) },
     entry: { to: ActionStatus.Pending, attempt: 0, note: `${requested}; next at ${next.toISOString()}` },
     skipped,
   };
@@ -436,7 +438,8 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
 }
 
 /**
- * A client's change: fields replace the stored ones (`null` clears `endAt` and `retryPolicy`);
+ * A client's change: fields replace the stored ones (`null` clears `endAt`, `retryPolicy`,
+ * `callbackUrl` and `jitterMs`);
  * `repeat: false` drops the schedule. A new executionTime, cron or zone gives a new current
  * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
  * The result must still be a runnable schedule (`assertRunnableSchedule`).
@@ -445,7 +448,17 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
   // An empty change is no change: it must not grow the history.
   if (Object.values(changes).every((value) => value === undefined)) return { changes: {}, entry: null };
   const next: { -readonly [K in keyof ActionState]?: ActionState[K] } = {};
-  for (const field of ['data', 'metadata', 'misfirePolicy', 'executionRemainder', 'endAt', 'retryPolicy', 'timezone', 'callbackUrl'] as const) {
+  for (const field of [
+    'data',
+    'metadata',
+    'misfirePolicy',
+    'executionRemainder',
+    'endAt',
+    'retryPolicy',
+    'timezone',
+    'callbackUrl',
+    'jitterMs',
+  ] as const) {
     if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
   }
   // Whoever sets what is sent signs it, so no key can have another's signature put on its own body or URL.
@@ -463,7 +476,10 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
   if (movesSchedule) {
     const time =
       merged.repeat && merged.cron && !merged.frequency ? firstCronOccurrence(merged.cron, merged.timezone ?? 'UTC', executionTime) : executionTime;
-    Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, time) });
+    Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, jittered(merged, time, state.occurrence)) });
+  } else if (changes.jitterMs !== undefined && state.retryCount === 0) {
+    // A new jitter moves the current occurrence's first attempt (a retry keeps its backoff).
+    Object.assign(next, dueAgainAt(state, jittered(merged, state.executionTime, state.occurrence)));
   }
   assertRunnableSchedule({ ...state, ...next });
   const changed = Object.keys(changes).join(', ');

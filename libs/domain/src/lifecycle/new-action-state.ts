@@ -1,5 +1,6 @@
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { ActionState, HistoryDraft } from './action-state';
+import { jittered } from './jitter';
 import { ActionRetryPolicy } from './retry-policy';
 import { InvalidChangeError } from './lifecycle.errors';
 import { assertRunnableSchedule, firstCronOccurrence } from './schedule-rules';
@@ -19,14 +20,17 @@ export interface ActionRequest {
   misfirePolicy: MisfirePolicy;
   retryPolicy: ActionRetryPolicy | null;
   callbackUrl: string | null;
+  /** Each occurrence runs up to this long after its time; null: at its time. */
+  jitterMs: number | null;
 }
 
 /**
  * A new action's first state and history entry: PENDING, first occurrence, due at executionTime
- * (for cron, the first cron time at or after it), its calls and events signed by `keyId`. Throws `InvalidChangeError` naming the field
+ * (for cron, the first cron time at or after it) plus its jitter (fixed by `jitterSeed`), its calls
+ * and events signed by `keyId`. Throws `InvalidChangeError` naming the field
  * when the schedule could never run.
  */
-export function newActionState(request: ActionRequest, keyId: string, now: Date): { state: ActionState; history: HistoryDraft } {
+export function newActionState(request: ActionRequest, keyId: string, now: Date, jitterSeed: number): { state: ActionState; history: HistoryDraft } {
   const repeat = request.repeat;
   const timezone = repeat ? (request.timezone ?? 'UTC') : request.timezone;
   const requested = request.executionTime ?? now;
@@ -50,7 +54,7 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date)
     occurrence: 1,
     retryCount: 0,
     lastError: null,
-    nextAttemptAt: executionTime,
+    nextAttemptAt: jittered({ jitterMs: request.jitterMs, jitterSeed }, executionTime, 1),
     scheduleAnchor: executionTime,
     revision: 0,
     dataKeyId: keyId,
@@ -58,6 +62,8 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date)
     cancelRequestedAt: null,
     pausedFrom: null,
     skipPending: 0,
+    jitterMs: request.jitterMs,
+    jitterSeed,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

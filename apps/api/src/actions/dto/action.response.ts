@@ -53,6 +53,8 @@ export class ActionResponse implements ActionResource {
     description: 'Paused by its owner: no attempt of a later occurrence starts until POST /actions/:id/resume (a running or locked one finishes first)',
   })
   paused: boolean;
+  @ApiProperty({ type: 'integer', nullable: true, description: 'Each occurrence runs up to this many ms after its time, by a delay fixed for it' })
+  jitterMs: number | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 

@@ -7,6 +7,7 @@ import { MAX_INT32 } from '../../input/limits';
 import { NotNull, OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
 
 const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).join(', ')} when repeat is true`;
@@ -110,4 +111,7 @@ export class CreateActionDto implements CreateActionRequest {
   @OptionalNotNull()
   @IsString()
   callbackUrl?: string;
+
+  @IsJitterMs()
+  jitterMs?: number | null;
 }

@@ -7,6 +7,7 @@ import { MAX_INT32 } from '../../input/limits';
 import { OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
 
 /** May be left out or given as null (which clears the field); any other value must pass the field's rules. */
@@ -16,7 +17,7 @@ const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most 
 
 /**
  * Body of `PATCH /actions/:id`; any other field is rejected. `data` and `metadata` replace the old
- * ones whole. Every field may be left out; `null` clears `endAt`, `retryPolicy` and `callbackUrl` and is refused
+ * ones whole. Every field may be left out; `null` clears `endAt`, `retryPolicy`, `callbackUrl` and `jitterMs` and is refused
  * for every other field (`repeat: false` is how a schedule is cleared).
  */
 export class UpdateActionDto implements UpdateActionRequest {
@@ -86,4 +87,7 @@ export class UpdateActionDto implements UpdateActionRequest {
   @OptionalOrNull()
   @IsString()
   callbackUrl?: string | null;
+
+  @IsJitterMs()
+  jitterMs?: number | null;
 }
