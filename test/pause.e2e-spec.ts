@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '@app/testing';
 import { queuedJobs } from './support/queue-state';
-import { useRunningStack } from './support/running-stack';
+import { createCalling, readAction, useRunningStack } from './support/running-stack';
 
 /** Every occurrence of a per-second cron is due within this window, so the action is always locked. */
 const LOCK_WINDOW_MS = 1_500;
@@ -10,13 +10,8 @@ const EVERY_SECOND = '* * * * * *';
 describe('POST /actions/:id/pause and /resume: an owner holds and releases a schedule, also inside the lock window', () => {
   const stack = useRunningStack({ api: { LOCK_WINDOW_MS: String(LOCK_WINDOW_MS) } });
 
-  async function create(path: string, extra: object) {
-    const response = await stack.api.client.post('/actions', { action: 'HTTP_REQUEST', data: { url: stack.receiver.url(path) }, ...extra });
-    expect(response.status).toBe(201);
-    return response.body;
-  }
-
-  const read = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
+  const create = (path: string, extra: object) => createCalling(stack, path, extra);
+  const read = (id: string) => readAction(stack, id);
   const notes = async (id: string) => ((await stack.api.client.get(`/actions/${id}/history`)).body as { note: string | null }[]).map((e) => e.note);
   const calmFor = async (path: string, ms: number) => {
     const before = stack.receiver.callsTo(path).length;

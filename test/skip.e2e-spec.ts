@@ -1,5 +1,5 @@
 import { Scrape, waitUntil } from '@app/testing';
-import { useRunningStack } from './support/running-stack';
+import { createCalling, readAction, useRunningStack } from './support/running-stack';
 
 /** Every occurrence of a per-second cron is due within this window, so the action is always locked. */
 const LOCK_WINDOW_MS = 1_500;
@@ -8,13 +8,8 @@ const DAY_MS = 86_400_000;
 describe('POST /actions/:id/skip: the next occurrences do not run, visibly, and are no executions', () => {
   const stack = useRunningStack({ api: { LOCK_WINDOW_MS: String(LOCK_WINDOW_MS) } });
 
-  async function create(path: string, extra: object) {
-    const response = await stack.api.client.post('/actions', { action: 'HTTP_REQUEST', data: { url: stack.receiver.url(path) }, ...extra });
-    expect(response.status).toBe(201);
-    return response.body;
-  }
-
-  const read = async (id: string) => (await stack.api.client.get(`/actions/${id}`)).body;
+  const create = (path: string, extra: object) => createCalling(stack, path, extra);
+  const read = (id: string) => readAction(stack, id);
   const history = async (id: string) => (await stack.api.client.get(`/actions/${id}/history`)).body as { from: string; to: string; note: string | null }[];
   const skippedNotes = async (id: string) => (await history(id)).map((e) => e.note).filter((note) => note?.startsWith('skipped: '));
 

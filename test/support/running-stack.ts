@@ -27,3 +27,15 @@ export function useRunningStack(env: { api?: Record<string, string>; worker?: Re
   });
   return stack;
 }
+
+/** Creates an HTTP_REQUEST action that calls the stack's receiver at `path`; the test fails unless it is stored (201). */
+export async function createCalling(stack: RunningStack, path: string, extra: object = {}) {
+  const response = await stack.api.client.post('/actions', { action: 'HTTP_REQUEST', data: { url: stack.receiver.url(path) }, ...extra });
+  expect(response.status).toBe(201);
+  return response.body;
+}
+
+/** The action as GET /actions/:id answers it. */
+export async function readAction(stack: RunningStack, id: string) {
+  return (await stack.api.client.get(`/actions/${id}`)).body;
+}

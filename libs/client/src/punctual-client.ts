@@ -129,49 +129,40 @@ export class PunctualClient {
    * `cancelRequestedAt` set until that occurrence ends (then `CANCELED`, with no retry and no next occurrence).
    */
   cancel(id: string, options: { note?: string } = {}): Promise<ActionResource> {
-    const body = options.note === undefined ? {} : { note: options.note };
-    return this.door.call({
-      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/cancel`, body },
-      rpc: { pattern: RPC_PATTERNS.cancel, body: { id, ...body } },
-    });
+    return this.control(id, 'cancel', RPC_PATTERNS.cancel, options);
   }
 
   /** Holds every later occurrence until `resume`; one that is running or locked finishes first. */
   pause(id: string, options: { note?: string } = {}): Promise<ActionResource> {
-    const body = options.note === undefined ? {} : { note: options.note };
-    return this.door.call({
-      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/pause`, body },
-      rpc: { pattern: RPC_PATTERNS.pause, body: { id, ...body } },
-    });
+    return this.control(id, 'pause', RPC_PATTERNS.pause, options);
   }
 
   /** Lets a paused action run again; an occurrence whose time passed meanwhile follows its misfire policy. */
   resume(id: string): Promise<ActionResource> {
-    return this.door.call({
-      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/resume` },
-      rpc: { pattern: RPC_PATTERNS.resume, body: { id } },
-    });
+    return this.control(id, 'resume', RPC_PATTERNS.resume);
   }
 
   /** The next `count` occurrences (1 by default) do not run; a running or locked one runs first. */
   skip(id: string, options: { count?: number } = {}): Promise<ActionResource> {
-    const body = options.count === undefined ? {} : { count: options.count };
-    return this.door.call({
-      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/skip`, body },
-      rpc: { pattern: RPC_PATTERNS.skip, body: { id, ...body } },
-    });
+    return this.control(id, 'skip', RPC_PATTERNS.skip, options);
   }
 
   retry(id: string): Promise<ActionResource> {
-    return this.door.call({
-      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/retry` },
-      rpc: { pattern: RPC_PATTERNS.retry, body: { id } },
-    });
+    return this.control(id, 'retry', RPC_PATTERNS.retry);
   }
 
   /** Closes the transport connection the client opened (nothing to close over HTTP). */
   close(): Promise<void> {
     return this.door.close();
+  }
+
+  /** `POST /actions/:id/<route>`, or its message pattern, with the options given (a route with options always sends a body). */
+  private control(id: string, route: string, pattern: RpcPattern, options?: Record<string, unknown>): Promise<ActionResource> {
+    const body = options && Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+    return this.door.call({
+      http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/${route}`, body },
+      rpc: { pattern, body: { id, ...body } },
+    });
   }
 }
 
