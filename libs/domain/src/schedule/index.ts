@@ -1,3 +1,4 @@
 export * from './cron-expression';
+export * from './dst-policy';
 export * from './schedule';
 export * from './zoned-time';

@@ -1,6 +1,7 @@
 import { Frequency } from '../action-vocabulary';
 import { CronExpression } from './cron-expression';
-import { instantAt, wallTime } from './zoned-time';
+import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
+import { OffsetStretch, offsetStretchFrom, offsetStretchUntil, wallTime } from './zoned-time';
 
 /** How a repeating action recurs: a fixed frequency or a cron expression, read in an IANA zone. */
 export interface Schedule {
@@ -10,6 +11,8 @@ export interface Schedule {
   readonly timezone: string;
   /** The executionTime the client last set: DAILY, WEEKLY and MONTHLY keep its local wall-clock time and day. */
   readonly anchor: Date;
+  /** How cron, DAILY, WEEKLY and MONTHLY meet daylight-saving changes; absent means DEFAULT_DST_POLICY. */
+  readonly dstPolicy?: DstPolicy;
 }
 
 const DAY_MS = 86_400_000;
@@ -30,21 +33,20 @@ export function addMonthsClamped(wall: Date, months: number): Date {
  * The scheduled time after `current`, one step on. Steps are taken from the scheduled time, never
  * from when the run happened, so a schedule does not drift. TEN_MINS and HOURLY are fixed
  * durations; DAILY, WEEKLY and MONTHLY keep the anchor's local wall-clock time in the zone across
- * daylight-saving changes; cron is the next matching local time. A local time inside a
- * spring-forward gap runs once, at the first instant after the gap; one that happens twice runs
- * once, at its first instant. Null when a cron expression never matches again.
+ * daylight-saving changes; cron is the next matching local time. Those local times meet a
+ * daylight-saving change as the schedule's DstPolicy says, and the result is the first of their
+ * instants strictly after `current` (from the first instant of a repeated time under `both`, its
+ * second). Null when a cron expression never matches again.
  */
 export function nextOccurrence(schedule: Schedule, current: Date): Date | null {
-  if (schedule.cron) return nextCronTime(cronOf(schedule.cron), schedule.timezone, current);
-  const frequency = requireFrequency(schedule);
-  const fixed = FIXED_STEP_MS[frequency];
+  const fixed = fixedStep(schedule);
   if (fixed) return new Date(current.getTime() + fixed);
-  return calendarOccurrence(schedule, frequency, calendarIndex(schedule, frequency, current) + 1);
+  return firstInstantAfter(wallTimesOf(schedule), schedule.timezone, policyOf(schedule), current);
 }
 
 /** The first cron time at or after `from`: a cron action's first occurrence. Null when it never matches. */
-export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Date): Date | null {
-  return nextCronTime(cronOf(cron), timezone, new Date(from.getTime() - 1));
+export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Date, dstPolicy: DstPolicy = DEFAULT_DST_POLICY): Date | null {
+  return firstInstantAfter(cronOf(cron), timezone, dstPolicy, new Date(from.getTime() - 1));
 }
 
 /**
@@ -52,17 +54,9 @@ export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Dat
  * after `now`). Computed directly, so a long outage costs no walk over every missed step.
  */
 export function latestOccurrenceNotAfter(schedule: Schedule, current: Date, now: Date): Date {
-  let latest: Date | null;
-  if (schedule.cron) {
-    latest = latestCronTimeNotAfter(cronOf(schedule.cron), schedule.timezone, now);
-  } else {
-    const frequency = requireFrequency(schedule);
-    const fixed = FIXED_STEP_MS[frequency];
-    if (fixed) return new Date(current.getTime() + Math.floor((now.getTime() - current.getTime()) / fixed) * fixed);
-    let index = calendarIndex(schedule, frequency, now);
-    latest = calendarOccurrence(schedule, frequency, index);
-    while (latest > now) latest = calendarOccurrence(schedule, frequency, --index);
-  }
+  const fixed = fixedStep(schedule);
+  if (fixed) return new Date(current.getTime() + Math.floor((now.getTime() - current.getTime()) / fixed) * fixed);
+  const latest = lastInstantUpTo(wallTimesOf(schedule), schedule.timezone, policyOf(schedule), now);
   return latest && latest > current ? latest : current;
 }
 
@@ -93,53 +87,144 @@ function cronOf(expression: string): CronExpression {
   return cron;
 }
 
+function policyOf(schedule: Schedule): DstPolicy {
+  return schedule.dstPolicy ?? DEFAULT_DST_POLICY;
+}
+
+/** The step of TEN_MINS and HOURLY, which are durations: no wall clock, so no daylight-saving rule. */
+function fixedStep(schedule: Schedule): number | undefined {
+  return schedule.cron ? undefined : FIXED_STEP_MS[requireFrequency(schedule)];
+}
+
 function requireFrequency(schedule: Schedule): Frequency {
   if (!schedule.frequency) throw new Error('A schedule needs a frequency or a cron expression');
   return schedule.frequency;
 }
 
-/** The calendar step (days or months from the anchor, in local dates) that `instant` falls in. */
-function calendarIndex(schedule: Schedule, frequency: Frequency, instant: Date): number {
-  const anchor = wallTime(schedule.anchor, schedule.timezone);
-  const wall = wallTime(instant, schedule.timezone);
-  if (frequency === Frequency.Monthly) {
-    const months = (wall.getUTCFullYear() - anchor.getUTCFullYear()) * 12 + (wall.getUTCMonth() - anchor.getUTCMonth());
-    return calendarOccurrence(schedule, frequency, months) > instant ? months - 1 : months;
-  }
-  const days = Math.round((startOfDay(wall) - startOfDay(anchor)) / DAY_MS);
-  const index = Math.floor(days / CALENDAR_STEP_DAYS[frequency]!);
-  return calendarOccurrence(schedule, frequency, index) > instant ? index - 1 : index;
+/** The local wall times a wall-clock schedule names, in order; a CronExpression is one. */
+interface WallTimes {
+  /** The first named wall time strictly after `wall`, or null when there is none. */
+  nextAfter(wall: Date): Date | null;
+  /** The last named wall time strictly before `wall`, or null when there is none. */
+  previousBefore(wall: Date): Date | null;
 }
 
-/** The `index`-th occurrence of a calendar schedule: the anchor's local date and time moved on, resolved in the zone. */
-function calendarOccurrence(schedule: Schedule, frequency: Frequency, index: number): Date {
-  const anchor = wallTime(schedule.anchor, schedule.timezone);
-  const wall =
-    frequency === Frequency.Monthly ? addMonthsClamped(anchor, index) : new Date(anchor.getTime() + index * CALENDAR_STEP_DAYS[frequency]! * DAY_MS);
-  return instantAt(wall, schedule.timezone);
+function wallTimesOf(schedule: Schedule): WallTimes {
+  return schedule.cron ? cronOf(schedule.cron) : new CalendarWallTimes(wallTime(schedule.anchor, schedule.timezone), requireFrequency(schedule));
+}
+
+/** DAILY, WEEKLY and MONTHLY: the anchor's local date and time moved on by whole steps (days or months), either way. */
+class CalendarWallTimes implements WallTimes {
+  constructor(
+    private readonly anchor: Date,
+    private readonly frequency: Frequency,
+  ) {}
+
+  nextAfter(wall: Date): Date {
+    return this.step(this.indexAtOrBefore(wall) + 1);
+  }
+
+  previousBefore(wall: Date): Date {
+    return this.step(this.indexAtOrBefore(new Date(wall.getTime() - 1)));
+  }
+
+  private step(index: number): Date {
+    if (this.frequency === Frequency.Monthly) return addMonthsClamped(this.anchor, index);
+    return new Date(this.anchor.getTime() + index * CALENDAR_STEP_DAYS[this.frequency]! * DAY_MS);
+  }
+
+  /** The last step whose wall time is at or before `wall`: counted in local months or days, one back when the time of day is not reached yet. */
+  private indexAtOrBefore(wall: Date): number {
+    const index =
+      this.frequency === Frequency.Monthly
+        ? (wall.getUTCFullYear() - this.anchor.getUTCFullYear()) * 12 + (wall.getUTCMonth() - this.anchor.getUTCMonth())
+        : Math.floor(Math.round((startOfDay(wall) - startOfDay(this.anchor)) / DAY_MS) / CALENDAR_STEP_DAYS[this.frequency]!);
+    return this.step(index) > wall ? index - 1 : index;
+  }
 }
 
 function startOfDay(wall: Date): number {
   return Date.UTC(wall.getUTCFullYear(), wall.getUTCMonth(), wall.getUTCDate());
 }
 
-/**
- * Walks matching local times after `after`'s; each resolves to an instant, and the first one
- * later than `after` wins. Local times in a gap resolve to the gap's end (so they run once, there),
- * and the second pass of repeated local times resolves before `after` (so it never runs).
- */
-function nextCronTime(cron: CronExpression, zone: string, after: Date): Date | null {
-  for (let wall = cron.nextAfter(wallTime(after, zone)); wall; wall = cron.nextAfter(wall)) {
-    const instant = instantAt(wall, zone);
-    if (instant > after) return instant;
-  }
-  return null;
+/** Wall times from `from` (inclusive) to `before` (exclusive), in ms. */
+interface WallRange {
+  readonly from: number;
+  readonly before: number;
 }
 
-function latestCronTimeNotAfter(cron: CronExpression, zone: string, now: Date): Date | null {
-  for (let wall = cron.previousBefore(new Date(wallTime(now, zone).getTime() + 1)); wall; wall = cron.previousBefore(wall)) {
-    const instant = instantAt(wall, zone);
-    if (instant <= now) return instant;
+/**
+ * The wall times a stretch shows that run there under `policy`: all it shows, less the repeated
+ * ones (where the clocks go back at its end, or went back at its start) that run at their other pass.
+ */
+function wallTimesRunIn(stretch: OffsetStretch, policy: DstPolicy): WallRange {
+  const wentBack = stretch.offsetBefore > stretch.offset && policy.overlap === 'first';
+  const goesBack = stretch.offsetAfter < stretch.offset && policy.overlap === 'last';
+  return {
+    from: stretch.start + (wentBack ? stretch.offsetBefore : stretch.offset),
+    before: stretch.end + (goesBack ? stretch.offsetAfter : stretch.offset),
+  };
+}
+
+/** The wall times the clocks jumped over at the stretch's start, when `policy` runs them there (at `start`); else null. */
+function gapShiftedTo(stretch: OffsetStretch, policy: DstPolicy): WallRange | null {
+  if (stretch.offsetBefore >= stretch.offset || policy.gap !== 'shift') return null;
+  return { from: stretch.start + stretch.offsetBefore, before: stretch.start + stretch.offset };
+}
+
+/** Whether the schedule names a wall time in `range` (none when there is no range). */
+function namesAnyIn(walls: WallTimes, range: WallRange | null): boolean {
+  const named = range && walls.nextAfter(new Date(range.from - 1));
+  return !!named && named.getTime() < range.before;
+}
+
+/**
+ * The earliest instant after `after` at which a named wall time runs under `policy`. Instants are
+ * taken in stretches of one offset, in which wall-time order is instant order, so a stretch's
+ * first named wall time is its earliest run; where the clocks change, the policy decides which
+ * pass of a repeated time runs and whether skipped times run at the jump's end.
+ */
+function firstInstantAfter(walls: WallTimes, zone: string, policy: DstPolicy, after: Date): Date | null {
+  const from = after.getTime() + 1;
+  // Begin a day back, so that a change just before `from` is met and its repeated times are known as such.
+  for (let start = from - DAY_MS; ;) {
+    const stretch = offsetStretchFrom(start, zone);
+    if (stretch.start >= from && namesAnyIn(walls, gapShiftedTo(stretch, policy))) return new Date(stretch.start);
+    const runs = wallTimesRunIn(stretch, policy);
+    const lowest = Math.max(runs.from, from + stretch.offset);
+    const named = lowest < runs.before ? walls.nextAfter(new Date(lowest - 1)) : undefined;
+    if (named === null) return null; // no named wall time ever again
+    if (named && named.getTime() < runs.before) return new Date(named.getTime() - stretch.offset);
+    start = stretch.end;
+    if (named && named.getTime() - stretch.offset > start + DAY_MS) {
+      // A long wait: every instant from `start` on shows a wall time above `start` − a day, and
+      // offsets are under a day, so nothing runs before the first named time above that, less a day.
+      const next = walls.nextAfter(new Date(start - DAY_MS));
+      if (!next) return null;
+      start = Math.max(start, next.getTime() - DAY_MS);
+    }
   }
-  return null;
+}
+
+/** The latest instant at or before `notAfter` at which a named wall time runs under `policy`: firstInstantAfter, walking back. */
+function lastInstantUpTo(walls: WallTimes, zone: string, policy: DstPolicy, notAfter: Date): Date | null {
+  const until = notAfter.getTime() + 1;
+  // Begin a day on, so that a change just after `notAfter` is met and the repeated times before it are known as such.
+  for (let end = until + DAY_MS; ;) {
+    const stretch = offsetStretchUntil(end, zone);
+    const runs = wallTimesRunIn(stretch, policy);
+    const beyond = Math.min(runs.before, until + stretch.offset);
+    const named = runs.from < beyond ? walls.previousBefore(new Date(beyond)) : undefined;
+    if (named === null) return null; // no named wall time before
+    if (named && named.getTime() >= runs.from) return new Date(named.getTime() - stretch.offset);
+    if (stretch.start < until && namesAnyIn(walls, gapShiftedTo(stretch, policy))) return new Date(stretch.start);
+    end = stretch.start;
+    if (named && named.getTime() - stretch.offset < end - DAY_MS) {
+      // A long way back: every instant before `end` shows a wall time below `end` + a day, and
+      // offsets are under a day, so nothing ran after the last named time below that, plus a day.
+      const previous = walls.previousBefore(new Date(end + DAY_MS));
+      if (!previous) return null;
+      end = Math.min(end, previous.getTime() + DAY_MS);
+    }
+  }
 }
