@@ -49,6 +49,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       cancelRequestedAt: null,
       paused: false,
       jitterMs: null,
+      dstPolicy: { gap: 'shift', overlap: 'first' },
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -47,9 +47,17 @@ export interface CreateActionRequest {
   callbackUrl?: string;
   /** Each occurrence runs up to this many ms (0–3,600,000) after its time, by a delay fixed for it. */
   jitterMs?: number | null;
+  /** A wall-clock schedule's rule for daylight-saving changes (repeating actions; default shift, first). */
+  dstPolicy?: DstPolicyBody | null;
 }
 
-/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl` and `jitterMs`. */
+/** How a wall-clock schedule meets daylight-saving changes: a skipped local time, and a repeated one. */
+export interface DstPolicyBody {
+  gap: 'shift' | 'skip';
+  overlap: 'first' | 'last' | 'both';
+}
+
+/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl` and `jitterMs`, and sets `dstPolicy` back to its default. */
 export type UpdateActionRequest = Omit<Partial<CreateActionRequest>, 'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'> & {
   endAt?: ApiTime | null;
   retryPolicy?: RetryPolicyBody | null;
@@ -101,6 +109,8 @@ export interface ActionResource {
   paused: boolean;
   /** Each occurrence runs up to this many ms after its scheduled time, by a delay fixed for it; null: at its time. */
   jitterMs: number | null;
+  /** Null for a one-off action. */
+  dstPolicy: DstPolicyBody | null;
   createdAt: string;
   updatedAt: string;
 }

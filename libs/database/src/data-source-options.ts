@@ -11,6 +11,7 @@ import { LifecycleWebhooks1763870000800 } from './migrations/1763870000800-lifec
 import { CancelAndSigningKeys1763870000900 } from './migrations/1763870000900-cancel-and-signing-keys';
 import { Pause1763870001000 } from './migrations/1763870001000-pause';
 import { SkipsAndJitter1763870001100 } from './migrations/1763870001100-skips-and-jitter';
+import { DstPolicy1763870001200 } from './migrations/1763870001200-dst-policy';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -23,6 +24,7 @@ export const MIGRATIONS = [
   CancelAndSigningKeys1763870000900,
   Pause1763870001000,
   SkipsAndJitter1763870001100,
+  DstPolicy1763870001200,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

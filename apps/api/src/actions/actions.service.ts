@@ -231,6 +231,7 @@ export class ActionsService {
         retryPolicy: dto.retryPolicy ?? null,
         callbackUrl: dto.callbackUrl ?? null,
         jitterMs: dto.jitterMs ?? null,
+        dstPolicy: dto.dstPolicy ?? null,
       },
       apiKeyId,
       this.clock.now(),

@@ -29,6 +29,7 @@ export function actionResource(entity: ActionEntity): ActionResource {
     cancelRequestedAt: entity.cancelRequestedAt?.toISOString() ?? null,
     paused: entity.pausedFrom !== null,
     jitterMs: entity.jitterMs,
+    dstPolicy: entity.dstPolicy,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-import { ActionRetryPolicy, ActionStatus, Frequency, MisfirePolicy } from '@app/domain';
+import { ActionRetryPolicy, ActionStatus, DstPolicy, Frequency, MisfirePolicy } from '@app/domain';
 
 /** Plain JSON object stored in a jsonb column. */
 export type JsonObject = Record<string, unknown>;
@@ -120,6 +120,10 @@ export class ActionEntity {
   /** Occurrences its owner asked to skip after the one the lock window covered; they are skipped when it ends. */
   @Column({ name: 'skip_pending', type: 'integer' })
   skipPending: number;
+
+  /** How a wall-clock schedule meets daylight-saving changes; null for a one-off action. */
+  @Column({ name: 'dst_policy', type: 'jsonb', nullable: true })
+  dstPolicy: DstPolicy | null;
 
   /** Each occurrence runs up to this long after its scheduled time; null: at its time. */
   @Column({ name: 'jitter_ms', type: 'integer', nullable: true })

@@ -32,6 +32,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
   pausedFrom: ['paused_from', 'integer'],
   skipPending: ['skip_pending', 'integer'],
+  dstPolicy: ['dst_policy', 'text'],
   jitterMs: ['jitter_ms', 'integer'],
   jitterSeed: ['jitter_seed', 'integer'],
   revision: ['revision', 'integer'],
@@ -41,7 +42,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
 export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
 
 /** The fields stored as jsonb: they travel as JSON text. */
-const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata']);
+const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata', 'dstPolicy']);
 
 /** `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. */
 export function stateColumns<T>(stateOf: (item: T) => ActionState, fields: readonly (keyof ActionState)[] = STATE_FIELDS): UnnestColumn<T>[] {

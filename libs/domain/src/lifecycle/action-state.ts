@@ -1,5 +1,6 @@
 import type { ActionNotice } from './lifecycle-notice';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import type { DstPolicy } from '../schedule/dst-policy';
 import { ActionRetryPolicy } from './retry-policy';
 import type { SkippedOccurrences } from './skips';
 
@@ -48,6 +49,8 @@ export interface ActionState {
    * current one, or the next when the lock window covers the current one). Null when not paused.
    */
   readonly pausedFrom: number | null;
+  /** How a wall-clock schedule meets daylight-saving changes; null for a one-off action. */
+  readonly dstPolicy: DstPolicy | null;
   /** Each occurrence runs up to this long after its scheduled time (see `jitterOf`); null: at its time. */
   readonly jitterMs: number | null;
   /** Fixes each occurrence's jitter: set once, at creation. */

@@ -2,6 +2,7 @@
 // lifecycle's spec checks transition() against it; test/lifecycle-store.e2e-spec.ts runs every
 // case through the store on Postgres, so what is persisted cannot drift from what was decided.
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { DEFAULT_DST_POLICY } from '../schedule/dst-policy';
 import { ActionState } from './action-state';
 import { jittered } from './jitter';
 import { LifecycleEvent } from './lifecycle';
@@ -37,6 +38,7 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
     cancelRequestedAt: null,
     pausedFrom: null,
     skipPending: 0,
+    dstPolicy: null,
     jitterMs: null,
     jitterSeed: 0,
     revision: 4,
@@ -44,7 +46,7 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
   };
 }
 export const hourly = (overrides: Partial<ActionState> = {}) =>
-  state({ repeat: true, frequency: Frequency.Hourly, timezone: 'UTC', executionRemainder: 10, ...overrides });
+  state({ repeat: true, frequency: Frequency.Hourly, timezone: 'UTC', executionRemainder: 10, dstPolicy: DEFAULT_DST_POLICY, ...overrides });
 export const late = { executionTime: at('2025-03-01T07:30:00.000Z') };
 export const ok = (note: string | null = 'HTTP 200'): LifecycleEvent => ({ type: 'succeeded', now, note });
 export const fail = (permanent = false): LifecycleEvent => ({ type: 'failed', now, error: 'HTTP 500', permanent, retryPolicy: policy });

@@ -70,6 +70,7 @@ const request: fc.Arbitrary<ActionRequest> = fc
       retryPolicy,
       callbackUrl: null,
       jitterMs,
+      dstPolicy: null,
     };
   });
 

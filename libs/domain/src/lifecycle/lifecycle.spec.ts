@@ -176,6 +176,7 @@ describe('the action lifecycle', () => {
       retryPolicy: null,
       callbackUrl: null,
       jitterMs: null,
+      dstPolicy: null,
     };
     const { state: created, history } = newActionState(request, 'creator', now, 7);
     expect(created).toMatchObject({

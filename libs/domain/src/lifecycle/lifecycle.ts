@@ -6,6 +6,7 @@ import { TransitionRefusedError } from './lifecycle.errors';
 import { noticeOf } from './lifecycle-notice';
 import { coversItsOccurrence } from './lock-window';
 import { storableNote } from './note';
+import { DEFAULT_DST_POLICY, DstPolicy } from '../schedule/dst-policy';
 import { jittered } from './jitter';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
 import { SkippedOccurrences, skipOccurrences, skippedBefore } from './skips';
@@ -26,6 +27,8 @@ export interface ActionChanges {
   retryPolicy?: ActionRetryPolicy | null;
   callbackUrl?: string | null;
   jitterMs?: number | null;
+  /** `null` sets it back to the default. */
+  dstPolicy?: DstPolicy | null;
 }
 
 /** Everything that moves an action along its lifecycle, besides its creation. */
@@ -439,7 +442,7 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
 
 /**
  * A client's change: fields replace the stored ones (`null` clears `endAt`, `retryPolicy`,
- * `callbackUrl` and `jitterMs`);
+ * `callbackUrl` and `jitterMs`, and sets `dstPolicy` back to its default);
  * `repeat: false` drops the schedule. A new executionTime, cron or zone gives a new current
  * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
  * The result must still be a runnable schedule (`assertRunnableSchedule`).
@@ -468,14 +471,19 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
   if (changes.cron !== undefined) Object.assign(next, { cron: changes.cron, frequency: changes.frequency ?? null });
   const repeat = changes.repeat ?? state.repeat;
   if (changes.repeat !== undefined) next.repeat = repeat;
-  if (!repeat && changes.repeat === false) Object.assign(next, { frequency: null, cron: null, executionRemainder: null, timezone: null });
+  if (changes.dstPolicy !== undefined) next.dstPolicy = changes.dstPolicy ?? (repeat ? DEFAULT_DST_POLICY : null);
+  if (!repeat && changes.repeat === false) Object.assign(next, { frequency: null, cron: null, executionRemainder: null, timezone: null, dstPolicy: null });
   if (repeat && (next.timezone ?? state.timezone) === null) next.timezone = 'UTC';
+  if (repeat && (next.dstPolicy ?? state.dstPolicy) === null) next.dstPolicy = DEFAULT_DST_POLICY;
   const merged = { ...state, ...next };
   const executionTime = changes.executionTime ?? state.executionTime;
-  const movesSchedule = changes.executionTime !== undefined || changes.cron !== undefined || changes.timezone !== undefined;
+  const movesSchedule =
+    changes.executionTime !== undefined || changes.cron !== undefined || changes.timezone !== undefined || changes.dstPolicy !== undefined;
   if (movesSchedule) {
     const time =
-      merged.repeat && merged.cron && !merged.frequency ? firstCronOccurrence(merged.cron, merged.timezone ?? 'UTC', executionTime) : executionTime;
+      merged.repeat && merged.cron && !merged.frequency
+        ? firstCronOccurrence(merged.cron, merged.timezone ?? 'UTC', executionTime, merged.dstPolicy ?? DEFAULT_DST_POLICY)
+        : executionTime;
     Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, jittered(merged, time, state.occurrence)) });
   } else if (changes.jitterMs !== undefined && state.retryCount === 0) {
     // A new jitter moves the current occurrence's first attempt (a retry keeps its backoff).

@@ -1,4 +1,5 @@
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
+import { DEFAULT_DST_POLICY, DstPolicy } from '../schedule/dst-policy';
 import { ActionState, HistoryDraft } from './action-state';
 import { jittered } from './jitter';
 import { ActionRetryPolicy } from './retry-policy';
@@ -22,6 +23,8 @@ export interface ActionRequest {
   callbackUrl: string | null;
   /** Each occurrence runs up to this long after its time; null: at its time. */
   jitterMs: number | null;
+  /** For a repeating action; null: the default (shift, first). */
+  dstPolicy: DstPolicy | null;
 }
 
 /**
@@ -34,7 +37,10 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date,
   const repeat = request.repeat;
   const timezone = repeat ? (request.timezone ?? 'UTC') : request.timezone;
   const requested = request.executionTime ?? now;
-  const executionTime = repeat && request.cron && !request.frequency ? firstCronOccurrence(request.cron, timezone!, requested) : requested;
+  // A one-off action with a dstPolicy keeps it, for assertRunnableSchedule to refuse.
+  const dstPolicy = repeat ? (request.dstPolicy ?? DEFAULT_DST_POLICY) : request.dstPolicy;
+  const executionTime =
+    repeat && request.cron && !request.frequency ? firstCronOccurrence(request.cron, timezone!, requested, dstPolicy ?? DEFAULT_DST_POLICY) : requested;
   // Every field written out: a spread of the request overwritten field by field took V8's slow path,
   // the largest single cost of a create.
   const state: ActionState = {
@@ -64,6 +70,7 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date,
     skipPending: 0,
     jitterMs: request.jitterMs,
     jitterSeed,
+    dstPolicy,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

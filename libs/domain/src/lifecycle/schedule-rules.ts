@@ -1,13 +1,20 @@
 import { InvalidCronError } from '../schedule/cron-expression';
+import { DstPolicy } from '../schedule/dst-policy';
 import { Schedule, firstCronTimeAtOrAfter } from '../schedule/schedule';
 import { isKnownTimeZone } from '../schedule/zoned-time';
 import { ActionState } from './action-state';
 import { InvalidChangeError } from './lifecycle.errors';
 
 /** A repeating action's schedule; null for a one-off action. */
-export function scheduleOf(state: Pick<ActionState, 'repeat' | 'frequency' | 'cron' | 'timezone' | 'scheduleAnchor'>): Schedule | null {
+export function scheduleOf(state: Pick<ActionState, 'repeat' | 'frequency' | 'cron' | 'timezone' | 'scheduleAnchor' | 'dstPolicy'>): Schedule | null {
   if (!state.repeat) return null;
-  return { frequency: state.frequency, cron: state.cron, timezone: state.timezone ?? 'UTC', anchor: state.scheduleAnchor };
+  return {
+    frequency: state.frequency,
+    cron: state.cron,
+    timezone: state.timezone ?? 'UTC',
+    anchor: state.scheduleAnchor,
+    dstPolicy: state.dstPolicy ?? undefined,
+  };
 }
 
 /**
@@ -20,6 +27,7 @@ export function assertRunnableSchedule(state: ActionState): void {
   if (state.timezone !== null) assertKnownZone(state.timezone);
   if (!state.repeat) {
     if (state.cron !== null) throw new InvalidChangeError('cron needs repeat: true');
+    if (state.dstPolicy !== null) throw new InvalidChangeError('dstPolicy needs repeat: true: a one-off action has no schedule to meet a clock change');
     return;
   }
   if (state.frequency && state.cron) throw new InvalidChangeError('give either frequency or cron for a repeating action, not both');
@@ -32,10 +40,10 @@ export function assertRunnableSchedule(state: ActionState): void {
 }
 
 /** A cron action's occurrence at or after `from`; refuses an expression that is invalid or never matches again. */
-export function firstCronOccurrence(cron: string, timezone: string, from: Date): Date {
+export function firstCronOccurrence(cron: string, timezone: string, from: Date, dstPolicy: DstPolicy): Date {
   assertKnownZone(timezone);
   try {
-    const first = firstCronTimeAtOrAfter(cron, timezone, from);
+    const first = firstCronTimeAtOrAfter(cron, timezone, from, dstPolicy);
     if (!first) throw new InvalidChangeError(`cron "${cron}" never matches a time after ${from.toISOString()}`);
     return first;
   } catch (error) {

@@ -38,11 +38,13 @@ const expression = fc
 /**
  * An independent model of the rules, minute by minute in real time: a minute whose local time
  * matches runs, unless that local time was already seen (the second pass of a repeated hour);
- * matching local times skipped by a gap run once, at the first instant after it.
+ * matching local times skipped by a gap run once, at the first instant after it. A local time
+ * whose first pass came in the two hours before `from` counts as seen: it had its instant.
  */
 function bruteForce(cron: CronExpression, zone: string, from: number, to: number): number[] {
   const runs: number[] = [];
   const seen = new Set<number>();
+  for (let t = from - 2 * 60 * MINUTE; t < from; t += MINUTE) seen.add(wallTime(new Date(t), zone).getTime());
   let previousWall = wallTime(new Date(from - MINUTE), zone).getTime();
   for (let t = from; t <= to; t += MINUTE) {
     const wall = wallTime(new Date(t), zone).getTime();

@@ -7,6 +7,7 @@ import {
   ActionResource,
   ActionStats,
   ActionStatusName,
+  DstPolicyBody,
   FrequencyName,
   HistoryEntry,
   MisfirePolicyName,
@@ -55,6 +56,13 @@ export class ActionResponse implements ActionResource {
   paused: boolean;
   @ApiProperty({ type: 'integer', nullable: true, description: 'Each occurrence runs up to this many ms after its time, by a delay fixed for it' })
   jitterMs: number | null;
+  @ApiProperty({
+    type: 'object',
+    properties: { gap: { type: 'string', enum: ['shift', 'skip'] }, overlap: { type: 'string', enum: ['first', 'last', 'both'] } },
+    nullable: true,
+    description: "A wall-clock schedule's rule for daylight-saving changes; null for a one-off action",
+  })
+  dstPolicy: DstPolicyBody | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 

@@ -1,12 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsNotEmpty, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { JsonObject } from '@app/database';
-import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { ActionRetryPolicy, DstPolicy, Frequency, MisfirePolicy } from '@app/domain';
 import { CreateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
 import { NotNull, OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { IsDstPolicy } from './dst-policy';
 import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
 
@@ -114,4 +115,7 @@ export class CreateActionDto implements CreateActionRequest {
 
   @IsJitterMs()
   jitterMs?: number | null;
+
+  @IsDstPolicy()
+  dstPolicy?: DstPolicy | null;
 }

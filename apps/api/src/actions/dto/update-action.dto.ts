@@ -1,12 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsBoolean, IsEnum, IsInt, IsObject, IsString, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { JsonObject } from '@app/database';
-import { ActionRetryPolicy, Frequency, MisfirePolicy } from '@app/domain';
+import { ActionRetryPolicy, DstPolicy, Frequency, MisfirePolicy } from '@app/domain';
 import { UpdateActionRequest } from '@punctual/contract';
 import { MAX_INT32 } from '../../input/limits';
 import { OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { IsDstPolicy } from './dst-policy';
 import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
 
@@ -90,4 +91,7 @@ export class UpdateActionDto implements UpdateActionRequest {
 
   @IsJitterMs()
   jitterMs?: number | null;
+
+  @IsDstPolicy()
+  dstPolicy?: DstPolicy | null;
 }
