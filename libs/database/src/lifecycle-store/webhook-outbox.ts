@@ -8,17 +8,16 @@
  */
 export function outboxInsertSql(changed: string, extraColumns: readonly string[]): string {
   const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped'].map((c) => `'${c}'`).join(', ');
+  const snapshot = `to_jsonb(c) - ARRAY[${notAction}]::text[]`;
+  // Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
+  const wanted = '(c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))';
   return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, reason, action, callback_url, api_key_id)
-    SELECT e.type, c.id, c.action, e.occurrence, e.attempt, e.note, e.reason,
-      to_jsonb(c) - ARRAY[${notAction}]::text[], c.callback_url, c.callback_key_id
-    FROM ${changed} c CROSS JOIN LATERAL (
-      SELECT 'action.occurrence_skipped' AS type, s.occurrence, s.attempt, s.note, s.reason
-        FROM jsonb_to_recordset(c.skipped) AS s(occurrence integer, attempt integer, note text, reason varchar)
-      UNION ALL
-      SELECT c.notice_type, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL WHERE c.notice_type IS NOT NULL
-    ) e
-    -- Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
-    WHERE c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions)`;
+    SELECT 'action.occurrence_skipped', c.id, c.action, s.occurrence, s.attempt, s.note, s.reason, ${snapshot}, c.callback_url, c.callback_key_id
+      FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped) AS s(occurrence integer, attempt integer, note text, reason varchar)
+      WHERE c.skipped IS NOT NULL AND ${wanted}
+    UNION ALL
+    SELECT c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, ${snapshot}, c.callback_url, c.callback_key_id
+      FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}`;
 }
 
 /** The statement part that writes a change's skipped occurrences' history entries, then its own entry. */
@@ -27,6 +26,7 @@ export function historyInsertSql(changed: string): string {
     SELECT c.id, s.occurrence, s.from_status, s.to_status, s.attempt, s.note, clock_timestamp()
       FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped)
         AS s(from_status varchar, to_status varchar, occurrence integer, attempt integer, note text)
+      WHERE c.skipped IS NOT NULL
     UNION ALL
     SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM ${changed}`;
 }
