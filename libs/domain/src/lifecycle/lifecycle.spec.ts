@@ -58,6 +58,20 @@ describe('the action lifecycle', () => {
     ],
     ['RUN_ALL catching up after an outage', hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }), ok(), []],
     [
+      'a daily 02:30 in Berlin across the night the clocks skip it, under gap: skip',
+      state({
+        repeat: true,
+        frequency: Frequency.Daily,
+        timezone: 'Europe/Berlin',
+        executionRemainder: 5,
+        executionTime: at('2027-03-27T01:30:00.000Z'),
+        scheduleAnchor: at('2027-03-27T01:30:00.000Z'),
+        dstPolicy: { gap: 'skip', overlap: 'first' },
+      }),
+      { type: 'succeeded', now: at('2027-03-27T01:31:00.000Z'), note: null },
+      ['dst 01:00'],
+    ],
+    [
       'a resume with SKIP',
       hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.Skip, pausedFrom: 1 }),
       resume,

@@ -9,7 +9,7 @@ import { storableNote } from './note';
 import { DEFAULT_DST_POLICY, DstPolicy } from '../schedule/dst-policy';
 import { jittered } from './jitter';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
-import { SkippedOccurrences, skipOccurrences, skippedBefore } from './skips';
+import { SkippedOccurrences, skipOccurrences, skippedBefore, skippedByClockChange } from './skips';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
 
 /** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
@@ -383,7 +383,7 @@ function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
 /** The occurrence after the current one; when its time has passed, the misfire policy decides, and what it skips is listed. */
 function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): NextTime | null {
   const next = nextOccurrence(schedule, state.executionTime);
-  if (!next || next > now) return next && { time: next, skipped: [] };
+  if (!next || next > now) return next && { time: next, skipped: skippedByClockChange(schedule, state.executionTime, next) };
   switch (state.misfirePolicy) {
     case MisfirePolicy.RunAll:
       return { time: next, catchUpNote: `missed occurrence ${next.toISOString()} runs now (RUN_ALL)`, skipped: [] };

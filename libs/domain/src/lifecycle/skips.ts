@@ -36,6 +36,18 @@ export function skippedBefore(schedule: Schedule, from: Date, until: Date, reaso
   return restFrom ? [...listed, { time: restFrom, count: restCount, reason }] : listed;
 }
 
+/**
+ * The local times a clock change skipped between two occurrences, under `dstPolicy.gap = skip`:
+ * those the same schedule with `shift` would have run (at the end of the gap). Every other time
+ * is the same under both rules, so they are exactly the ones `shift` has in between.
+ */
+export function skippedByClockChange(schedule: Schedule, after: Date, next: Date): SkippedOccurrences[] {
+  if (schedule.dstPolicy?.gap !== 'skip') return [];
+  const shifting: Schedule = { ...schedule, dstPolicy: { ...schedule.dstPolicy, gap: 'shift' } };
+  const first = nextOccurrence(shifting, after);
+  return first ? skippedBefore(shifting, first, next, 'dst') : [];
+}
+
 /** Up to `count` occurrences from `from` (included), skipped for `reason`, and the first one after them (null when the schedule ends). */
 export function skipOccurrences(schedule: Schedule, from: Date, count: number, reason: SkipReason): { skipped: SkippedOccurrences[]; next: Date | null } {
   const skipped: SkippedOccurrences[] = [];
