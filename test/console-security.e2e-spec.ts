@@ -57,6 +57,7 @@ describe('Operator console security', () => {
       `/admin/actions/${id}`,
       '/admin/dead-letters',
       '/admin/dead-letters/HTTP_REQUEST',
+      '/admin/webhooks',
       '/admin/assets/console.js',
     ]) {
       const response = await fetch(`${origin}${path}`);
@@ -163,7 +164,14 @@ describe('Operator console security', () => {
   it('never puts the admin credentials in a page', async () => {
     const id = await create();
     const authorization = basicAuth().authorization.slice('Basic '.length);
-    for (const path of ['/admin', '/admin/actions', `/admin/actions/${id}`, '/admin/dead-letters', `/admin/dead-letters/HTTP_REQUEST/retry-all`]) {
+    for (const path of [
+      '/admin',
+      '/admin/actions',
+      `/admin/actions/${id}`,
+      '/admin/dead-letters',
+      `/admin/dead-letters/HTTP_REQUEST/retry-all`,
+      '/admin/webhooks',
+    ]) {
       const page = await (await fetch(`${origin}${path}`, { headers: basicAuth() })).text();
       expect(page).not.toContain(ADMIN_CREDENTIALS.password);
       expect(page).not.toContain(authorization);
@@ -179,6 +187,7 @@ describe('Operator console security', () => {
       ['/admin/actions?status=LOST', /status must be one of PENDING, IN_PROGRESS, COMPLETED, FAILED, NO_ACTION/],
       ['/admin/actions?from=yesterday', /from must be a date and time/],
       ['/admin/actions?limit=501', /limit must be a whole number from 1 to 500/],
+      ['/admin/actions?paused=maybe', /paused must be yes or no/],
       ['/admin/actions?cursor=forged', /cursor is not valid/],
       ['/admin/actions?id=12345', /id must be an action id \(a UUID\)/],
       ['/admin/actions/12345', /id must be an action id \(a UUID\)/],

@@ -2,6 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { restActions } from './support/console-actions';
 import { basicAuth, consoleContext, launchChromium } from './support/console-browser';
 import { emptyTables, httpRequestExample, notificationExample } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
@@ -37,12 +38,8 @@ describe('Operator console (in Chromium)', () => {
   });
   afterEach(() => context.close());
 
-  const create = async (body: object): Promise<string> => {
-    const created = await api.client.post('/actions', body);
-    expect(created.status).toBe(201);
-    return created.body.id;
-  };
-  const read = async (id: string) => (await api.client.get(`/actions/${id}`)).body;
+  const create = (body: object) => restActions(api.client).create(body);
+  const read = (id: string) => restActions(api.client).read(id);
   const statusOf = async (id: string): Promise<string> => (await read(id)).status;
 
   /** HTTP_REQUEST actions whose every attempt fails, waited for until FAILED. */
@@ -134,25 +131,31 @@ describe('Operator console (in Chromium)', () => {
     await expect(shown.textContent()).resolves.toMatch(/9:30:00/);
   });
 
-  it('refuses a reschedule and a delete inside the lock window, says why, and changes nothing', async () => {
-    const id = await create(httpRequestExample(60_000));
+  it('offers no reschedule or delete inside the lock window, and refuses one sent from an older page, saying why', async () => {
+    const id = await create(httpRequestExample());
+    // Two pages loaded while the action was still due later; then it is moved into the lock window.
+    await page.goto(`/admin/actions/${id}`);
+    const older = await context.newPage();
+    await older.goto(`/admin/actions/${id}`);
+    expect((await api.client.patch(`/actions/${id}`, { executionTime: new Date(Date.now() + 60_000).toISOString() })).status).toBe(200);
     const before = await read(id);
 
-    await page.goto(`/admin/actions/${id}`);
     await page.getByLabel('New execution time').fill('2031-01-15T09:30');
     const refused = page.waitForResponse((r) => r.url().endsWith('/reschedule'));
     await page.getByRole('button', { name: 'Reschedule' }).click();
     expect((await refused).status()).toBe(409);
     await expect(page.getByRole('alert').textContent()).resolves.toMatch(/inside the lock window of 120000 ms/);
+    // The page it answers with shows the action as it is now: nothing left to reschedule or delete.
+    await expect(page.getByRole('button', { name: 'Reschedule' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('button', { name: 'Delete' }).count()).resolves.toBe(0);
 
-    page.once('dialog', (dialog) => void dialog.accept());
-    const refusedDelete = page.waitForResponse((r) => r.url().endsWith('/delete'));
-    await page.getByRole('button', { name: 'Delete' }).click();
+    older.once('dialog', (dialog) => void dialog.accept());
+    const refusedDelete = older.waitForResponse((r) => r.url().endsWith('/delete'));
+    await older.getByRole('button', { name: 'Delete' }).click();
     expect((await refusedDelete).status()).toBe(409);
-    await expect(page.getByRole('alert').textContent()).resolves.toMatch(/inside the lock window/);
+    await expect(older.getByRole('alert').textContent()).resolves.toMatch(/inside the lock window/);
 
-    const after = await read(id);
-    expect(after).toEqual(before);
+    expect(await read(id)).toEqual(before);
   });
 
   it('retries a FAILED action and watches it complete on the live page', async () => {
@@ -254,7 +257,7 @@ describe('Operator console (in Chromium)', () => {
       );
     }
     expect(reached[0]).toBe('a:Skip to content');
-    expect(reached).toEqual(expect.arrayContaining(['button:Retry', 'input:executionTime', 'button:Reschedule', 'button:Delete']));
+    expect(reached).toEqual(expect.arrayContaining(['button:Pause', 'input:executionTime', 'button:Reschedule', 'button:Delete']));
   });
 
   it('is readable on a 390 px wide screen, and every control has a label', async () => {
@@ -262,7 +265,7 @@ describe('Operator console (in Chromium)', () => {
     await context.close();
     context = await consoleContext(browser, api.client.baseUrl, { width: 390 });
     page = await context.newPage();
-    for (const path of ['/admin', '/admin/actions', `/admin/actions/${id}`, '/admin/dead-letters']) {
+    for (const path of ['/admin', '/admin/actions', `/admin/actions/${id}`, '/admin/dead-letters', '/admin/webhooks']) {
       await page.goto(path);
       // Nothing wider than the screen: no sideways scrolling of the page (wide tables scroll inside their own box).
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

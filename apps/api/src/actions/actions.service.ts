@@ -32,9 +32,10 @@ export interface IdempotencyClaim {
   requestHash: string;
 }
 
-/** What a list can ask for: the REST query's filters, and for the console a due-time range and the latest first. */
+/** What a list can ask for: the REST query's filters, and for the console a due-time range, paused or not, and the latest first. */
 export interface ActionListRequest extends ListActionsQuery {
   newestFirst?: boolean;
+  paused?: boolean;
   dueFrom?: Date;
   dueBefore?: Date;
 }
@@ -94,6 +95,7 @@ export class ActionsService {
     const rows = await this.actions.list({
       status: query.status,
       action: query.action,
+      paused: query.paused,
       limit: limit + 1,
       after: query.cursor ? decodeCursor(query.cursor) : undefined,
       descending: query.newestFirst,

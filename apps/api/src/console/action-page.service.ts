@@ -1,17 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import { ActionStatus } from '@app/domain';
+import { PunctualConfig } from '@app/config';
+import { ActionEntity } from '@app/database';
+import { ActionStatus, Clock, InvalidChangeError, LifecycleEvent, TransitionRefusedError, transition, unlockedGuard } from '@app/domain';
 import { jobIdFor } from '@app/scheduling';
 import { ActionsService } from '../actions/actions.service';
-import { ActionPageData } from './views/action-page.view';
+import { ActionControls, ActionPageData } from './views/action-page.view';
 import { segment } from './views/html';
 
 /** How many scheduled times an action's page lists. */
 const OCCURRENCES_SHOWN = 5;
 
+/** What the lifecycle answers to `decide` now, or null when it refuses: such a control could only be refused. */
+function unlessRefused<T>(decide: () => T): T | null {
+  try {
+    return decide();
+  } catch (error) {
+    if (error instanceof TransitionRefusedError || error instanceof InvalidChangeError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The controls an action's state allows, asked of the same lifecycle rules the services apply:
+ * an event is offered when its transition is accepted and changes something (pausing a paused
+ * action, or cancelling twice, would not). The services still decide when the form is sent.
+ */
+export function controlsFor(action: ActionEntity, now: Date, lockWindowMs: number): ActionControls {
+  const changes = (event: LifecycleEvent) => (unlessRefused(() => transition(action, event))?.history.length ?? 0) > 0;
+  return {
+    pause: changes({ type: 'paused', now, note: null, lockWindowMs }),
+    resume: changes({ type: 'resumed', now }),
+    cancel: changes({ type: 'canceled', now, note: null, lockWindowMs }),
+    skip: changes({ type: 'skipRequested', now, count: 1, lockWindowMs }),
+    retry: changes({ type: 'retriedManually', now }),
+    reschedule: unlessRefused(() => unlockedGuard(action, 'changed', now, lockWindowMs)) !== null,
+    delete: unlessRefused(() => unlockedGuard(action, 'deleted', now, lockWindowMs)) !== null,
+  };
+}
+
 /** What an action's page shows, read through the same service as the API's reads. */
 @Injectable()
 export class ActionPageService {
-  constructor(private readonly actions: ActionsService) {}
+  constructor(
+    private readonly actions: ActionsService,
+    private readonly clock: Clock,
+    private readonly config: PunctualConfig,
+  ) {}
 
   async load(id: string): Promise<Omit<ActionPageData, 'csrfToken'>> {
     const [action, history, occurrences] = await Promise.all([
@@ -27,6 +61,7 @@ export class ActionPageService {
       history: history.entries,
       occurrences,
       jobHref: queued ? `/admin/queues/queue/${segment(action.action)}/${segment(jobIdFor(action))}` : null,
+      controls: controlsFor(action, this.clock.now(), this.config.scheduling.lockWindowMs),
     };
   }
 }

@@ -6,7 +6,8 @@ import { ActionTypeRegistry } from '@app/action-types';
 import { ActionsService } from '../actions/actions.service';
 import { ERROR_ANSWERS } from '../errors/error-replies';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { ConsoleInputError, RawInput, parseId, parseListFilters, parseTime, textField } from './console-input';
+import { MAX_SKIP_COUNT } from '../actions/dto/skip-occurrences.dto';
+import { ConsoleInputError, RawInput, parseCount, parseId, parseListFilters, parseTime, textField } from './console-input';
 import { ActionPageService } from './action-page.service';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
@@ -15,8 +16,11 @@ import { actionPageView } from './views/action-page.view';
 import { HTML_CONTENT_TYPE, Notice, layout, sendPage } from './views/layout.view';
 
 /** What a redirect after a successful change says on the page it leads to; only these fixed texts are shown. */
-type Done = 'retried' | 'rescheduled' | 'canceled';
+type Done = 'retried' | 'rescheduled' | 'canceled' | 'paused' | 'resumed' | 'skipped';
 const DONE = new Map<Done, string>([
+  ['paused', 'Paused: no later occurrence starts until it is resumed (one that is running or locked finishes first).'],
+  ['resumed', 'Resumed: the action runs on its schedule again.'],
+  ['skipped', 'Skip requested: the next occurrences asked for do not run.'],
   ['retried', 'Retried: the action is PENDING again and runs now, as the same occurrence.'],
   ['rescheduled', 'Rescheduled: the action runs at its new execution time.'],
   ['canceled', 'Canceled: the action never runs again (an occurrence that was running or locked finishes first).'],
@@ -77,6 +81,25 @@ export class ActionPagesController {
   @UseGuards(CsrfGuard)
   cancel(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     return this.change(parseId(id), csrfToken, res, 'canceled', (actionId) => this.actions.cancel(actionId, 'canceled in the console'));
+  }
+
+  @Post(':id/pause')
+  @UseGuards(CsrfGuard)
+  pause(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    return this.change(parseId(id), csrfToken, res, 'paused', (actionId) => this.actions.pause(actionId, 'paused in the console'));
+  }
+
+  @Post(':id/resume')
+  @UseGuards(CsrfGuard)
+  resume(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    return this.change(parseId(id), csrfToken, res, 'resumed', (actionId) => this.actions.resume(actionId));
+  }
+
+  @Post(':id/skip')
+  @UseGuards(CsrfGuard)
+  skip(@Param('id') id: string, @Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const count = parseCount(textField(body, 'count') ?? '1', 'count', MAX_SKIP_COUNT);
+    return this.change(parseId(id), csrfToken, res, 'skipped', (actionId) => this.actions.skip(actionId, count));
   }
 
   @Post(':id/delete')

@@ -3,6 +3,7 @@ import { Response } from 'express';
 import { PunctualDomainError } from '@app/domain';
 import { ERROR_ANSWERS } from '../errors/error-replies';
 import { ActionNotFoundError, InvalidRequestError } from '../errors/action.errors';
+import { DeliveryNotFoundError, WebhookNotFoundError } from '../errors/webhook.errors';
 import { ConsoleInputError } from './console-input';
 import { CsrfRefusedError } from './security/csrf.guard';
 import { errorView } from './views/error.view';
@@ -11,6 +12,8 @@ import { layout, sendPage } from './views/layout.view';
 /** The errors the console shows as a page of their own, with the page's title; the status is the code's answer. */
 const PAGES: [new (...args: never[]) => PunctualDomainError, string][] = [
   [ActionNotFoundError, 'Not found'],
+  [WebhookNotFoundError, 'Not found'],
+  [DeliveryNotFoundError, 'Not found'],
   [ConsoleInputError, 'Bad request'],
   [InvalidRequestError, 'Bad request'],
   [CsrfRefusedError, 'Refused'],

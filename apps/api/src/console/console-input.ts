@@ -31,9 +31,16 @@ export function textField(input: RawInput, field: string): string | undefined {
   return value.trim() || undefined;
 }
 
-export function parseId(value: string, field = 'id'): string {
-  if (!UUID.test(value)) throw new ConsoleInputError(field, 'must be an action id (a UUID)');
+export function parseId(value: string, field = 'id', what = 'an action id'): string {
+  if (!UUID.test(value)) throw new ConsoleInputError(field, `must be ${what} (a UUID)`);
   return value.toLowerCase();
+}
+
+/** A whole number from 1 to `max`, as a number field sends it. */
+export function parseCount(value: string, field: string, max: number): number {
+  const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
+  if (!(n >= 1 && n <= max)) throw new ConsoleInputError(field, `must be a whole number from 1 to ${max}`);
+  return n;
 }
 
 export function parseActionType(value: string, field = 'action'): string {
@@ -58,11 +65,14 @@ export function parseListFilters(query: RawInput): ListFilters {
   const to = textField(query, 'to');
   const order = textField(query, 'order') ?? 'next-due';
   if (order !== 'next-due' && order !== 'newest') throw new ConsoleInputError('order', 'must be next-due or newest');
+  const paused = textField(query, 'paused');
+  if (paused && paused !== 'yes' && paused !== 'no') throw new ConsoleInputError('paused', 'must be yes or no');
   const limit = textField(query, 'limit');
   if (limit && !PAGE_SIZE.test(limit)) throw new ConsoleInputError('limit', 'must be a whole number from 1 to 500');
   return {
     status: status as ActionStatus | undefined,
     action: action && parseActionType(action),
+    paused: paused ? paused === 'yes' : undefined,
     dueFrom: from ? parseTime(from, 'from') : undefined,
     dueBefore: to ? parseTime(to, 'to') : undefined,
     newestFirst: order === 'newest',

@@ -10,12 +10,13 @@ import { DeadLettersController } from './dead-letters.controller';
 import { LastHourActivity } from './last-hour-activity';
 import { OverviewController } from './overview.controller';
 import { OverviewService } from './overview.service';
+import { WebhookPagesController } from './webhook-pages.controller';
 import { consoleHeaders } from './security/console-headers.middleware';
 import { ConsoleSessionMiddleware } from './security/console-session.middleware';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfTokens } from './security/csrf-tokens';
 
-const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersController, ConsoleAssetsController];
+const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersController, WebhookPagesController, ConsoleAssetsController];
 
 /**
  * The operator console at /admin: server-rendered pages over the same services as the REST API,

@@ -13,6 +13,8 @@ export interface NewAction {
 export interface ActionListFilter {
   status?: ActionStatus;
   action?: string;
+  /** Only actions paused (`pausedFrom` set) or only those not paused. */
+  paused?: boolean;
   limit: number;
   /** Keyset position: list strictly after this (executionTime, id) in the order asked for. */
   after?: { executionTime: Date; id: string };

@@ -71,6 +71,7 @@ export class ActionsRepository {
       .limit(filter.limit);
     if (filter.status) query.andWhere('a.status = :status', { status: filter.status });
     if (filter.action) query.andWhere('a.action = :action', { action: filter.action });
+    if (filter.paused !== undefined) query.andWhere(filter.paused ? 'a.paused_from IS NOT NULL' : 'a.paused_from IS NULL');
     if (filter.dueFrom) query.andWhere('a.execution_time >= :dueFrom', { dueFrom: filter.dueFrom });
     if (filter.dueBefore) query.andWhere('a.execution_time < :dueBefore', { dueBefore: filter.dueBefore });
     if (filter.after) {

@@ -9,6 +9,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export interface ListFilters {
   status?: ActionStatus;
   action?: string;
+  /** Only paused actions (true) or only those not paused (false). */
+  paused?: boolean;
   dueFrom?: Date;
   dueBefore?: Date;
   newestFirst: boolean;
@@ -30,6 +32,7 @@ export function listQuery(filters: ListFilters, cursor?: string): string {
   return queryString({
     status: filters.status,
     action: filters.action,
+    paused: filters.paused === undefined ? undefined : filters.paused ? 'yes' : 'no',
     from: filters.dueFrom?.toISOString(),
     to: filters.dueBefore?.toISOString(),
     order: filters.newestFirst ? 'newest' : undefined,
@@ -64,6 +67,12 @@ function filterForm(filters: ListFilters, types: string[]): SafeHtml {
       <label for="action">Type</label>
       <select id="action" name="action">
         ${option('', 'any', !filters.action)}${types.map((t) => option(t, t, filters.action === t))}
+      </select>
+    </div>
+    <div class="field">
+      <label for="paused">Paused</label>
+      <select id="paused" name="paused">
+        ${option('', 'any', filters.paused === undefined)}${option('yes', 'paused', filters.paused === true)}${option('no', 'not paused', filters.paused === false)}
       </select>
     </div>
     ${localTimeField('from', 'Due from', filters.dueFrom)} ${localTimeField('to', 'Due before', filters.dueBefore)}

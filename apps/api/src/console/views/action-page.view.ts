@@ -1,7 +1,8 @@
 import { ActionEntity, HistoryRecord } from '@app/database';
 import { ActionStatus, TERMINAL_STATUSES } from '@app/domain';
 import { localTimeField } from './action-list.view';
-import { csrfField, duration, jsonBlock, statusBadge, timeTag } from './fragments';
+import { csrfField, duration, fact, jsonBlock, statusBadge, timeTag } from './fragments';
+import { MAX_SKIP_COUNT } from '../../actions/dto/skip-occurrences.dto';
 import { SafeHtml, html, segment } from './html';
 
 export interface ActionPageData {
@@ -12,7 +13,19 @@ export interface ActionPageData {
   occurrences: Date[];
   /** Where the queue admin shows the action's job for its current attempt, when it may have one. */
   jobHref: string | null;
+  controls: ActionControls;
   csrfToken: string;
+}
+
+/** Which of the operations the action's state allows now. */
+export interface ActionControls {
+  pause: boolean;
+  resume: boolean;
+  cancel: boolean;
+  skip: boolean;
+  retry: boolean;
+  reschedule: boolean;
+  delete: boolean;
 }
 
 function facts(a: ActionEntity): SafeHtml {
@@ -39,6 +52,9 @@ function facts(a: ActionEntity): SafeHtml {
           ${a.occurrence} <span class="muted">(idempotency key <code>${a.id}:${a.occurrence}</code>)</span>
         </dd>
       </div>
+      ${fact('Paused', a.pausedFrom === null ? 'no' : html`yes <span class="muted">(from occurrence ${a.pausedFrom})</span>`)}
+      ${fact('Cancellation requested', timeTag(a.cancelRequestedAt))} ${fact('Jitter', a.jitterMs === null ? 'none' : `up to ${duration(a.jitterMs)}`)}
+      ${fact('DST policy', a.dstPolicy === null ? html`<span class="muted">—</span>` : `gap: ${a.dstPolicy.gap}, overlap: ${a.dstPolicy.overlap}`)}
       <div>
         <dt>Failed attempts of this occurrence</dt>
         <dd>${a.retryCount}</dd>
@@ -103,42 +119,72 @@ function schedule(a: ActionEntity, occurrences: Date[]): SafeHtml {
 }
 
 /**
- * Retry, reschedule and delete, always offered: the service decides, and a refusal comes back with
- * its reason. Cancel only while it can still change something.
+ * The controls the action's state allows (see `controlsFor`): one that could only be refused is
+ * not offered. The service still decides when a form is sent, and a refusal comes back with its reason.
  */
-function operations(a: ActionEntity, csrfToken: string): SafeHtml {
+function operations(a: ActionEntity, controls: ActionControls, csrfToken: string): SafeHtml {
   const base = `/admin/actions/${segment(a.id)}`;
-  return html`<div class="operations">
-    ${cancelOperation(a, base, csrfToken)}
-    <form method="post" action="${base}/retry">
-      ${csrfField(csrfToken)}
-      <button type="submit">Retry</button>
-      <p class="hint">A FAILED or NO_ACTION action runs again now, as the same occurrence.</p>
-    </form>
-    <form method="post" action="${base}/reschedule" data-local-times>
-      ${csrfField(csrfToken)} ${localTimeField('executionTime', 'New execution time', a.executionTime)}
-      <button type="submit">Reschedule</button>
-    </form>
-    <form method="post" action="${base}/delete" data-confirm="Delete action ${a.id}? It will never run, and its history goes with it.">
-      ${csrfField(csrfToken)}
-      <button type="submit" class="danger">Delete</button>
-      <p class="hint">A deleted action never runs.</p>
-    </form>
-  </div>`;
+  const forms = [
+    controls.pause &&
+      html`<form method="post" action="${base}/pause">
+        ${csrfField(csrfToken)}
+        <button type="submit">Pause</button>
+        <p class="hint">Holds every later occurrence until resumed; one that is running or about to run finishes first.</p>
+      </form>`,
+    controls.resume &&
+      html`<form method="post" action="${base}/resume">
+        ${csrfField(csrfToken)}
+        <button type="submit">Resume</button>
+        <p class="hint">Runs again; an occurrence whose time passed while paused follows the misfire policy.</p>
+      </form>`,
+    controls.skip &&
+      html`<form method="post" action="${base}/skip">
+        ${csrfField(csrfToken)}
+        <div class="field">
+          <label for="count">Occurrences to skip</label>
+          <input type="number" id="count" name="count" min="1" max="${MAX_SKIP_COUNT}" step="1" value="1" required />
+        </div>
+        <button type="submit">Skip</button>
+      </form>`,
+    controls.retry &&
+      html`<form method="post" action="${base}/retry">
+        ${csrfField(csrfToken)}
+        <button type="submit">Retry</button>
+        <p class="hint">Runs again now, as the same occurrence.</p>
+      </form>`,
+    controls.reschedule &&
+      html`<form method="post" action="${base}/reschedule" data-local-times>
+        ${csrfField(csrfToken)} ${localTimeField('executionTime', 'New execution time', a.executionTime)}
+        <button type="submit">Reschedule</button>
+      </form>`,
+    cancelOperation(a, controls, base, csrfToken),
+    controls.delete &&
+      html`<form method="post" action="${base}/delete" data-confirm="Delete action ${a.id}? It will never run, and its history goes with it.">
+        ${csrfField(csrfToken)}
+        <button type="submit" class="danger">Delete</button>
+        <p class="hint">A deleted action never runs.</p>
+      </form>`,
+  ];
+  const offered = forms.filter((form): form is SafeHtml => form instanceof SafeHtml);
+  return offered.length > 0
+    ? html`<div class="operations">${offered}</div>`
+    : html`<p class="muted">No operation applies to the action in its current state.</p>`;
 }
 
-function cancelOperation(a: ActionEntity, base: string, csrfToken: string): SafeHtml | string {
-  if (TERMINAL_STATUSES.includes(a.status)) return '';
-  if (a.cancelRequestedAt) {
+function cancelOperation(a: ActionEntity, controls: ActionControls, base: string, csrfToken: string): SafeHtml | false {
+  if (a.cancelRequestedAt && !TERMINAL_STATUSES.includes(a.status)) {
     return html`<p class="hint cancel-pending">
       Cancellation requested ${timeTag(a.cancelRequestedAt)}: occurrence ${a.occurrence} finishes first, then the action is CANCELED.
     </p>`;
   }
-  return html`<form method="post" action="${base}/cancel" data-confirm="Cancel action ${a.id}? It never runs again (a running occurrence finishes first).">
-    ${csrfField(csrfToken)}
-    <button type="submit" class="danger">Cancel</button>
-    <p class="hint">Stops it for good, also inside the lock window: an occurrence that is running or about to run finishes first, without retries.</p>
-  </form>`;
+  return (
+    controls.cancel &&
+    html`<form method="post" action="${base}/cancel" data-confirm="Cancel action ${a.id}? It never runs again (a running occurrence finishes first).">
+      ${csrfField(csrfToken)}
+      <button type="submit" class="danger">Cancel</button>
+      <p class="hint">Stops it for good, also inside the lock window: an occurrence that is running or about to run finishes first, without retries.</p>
+    </form>`
+  );
 }
 
 function historyEntry(entry: HistoryRecord): SafeHtml {
@@ -165,7 +211,7 @@ export function actionPageView(data: ActionPageData): SafeHtml {
     </div>
     <section aria-labelledby="ops">
       <h2 id="ops">Operations</h2>
-      ${operations(a, data.csrfToken)}
+      ${operations(a, data.controls, data.csrfToken)}
     </section>
     <section aria-labelledby="schedule">
       <h2 id="schedule">Schedule</h2>

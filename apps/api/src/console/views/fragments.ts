@@ -1,5 +1,5 @@
 import { ActionStatus } from '@app/domain';
-import { SafeHtml, html } from './html';
+import { HtmlValue, SafeHtml, html } from './html';
 
 /** Fields named `_csrf` carry the form's CSRF token (see CsrfGuard). */
 export const CSRF_FIELD = '_csrf';
@@ -21,6 +21,14 @@ export function timeTag(date: Date | null): SafeHtml {
 
 export function statusBadge(status: ActionStatus): SafeHtml {
   return html`<span class="status status-${status.toLowerCase()}" data-status="${status}">${status}</span>`;
+}
+
+/** One term and its value in a `<dl class="facts">`. */
+export function fact(term: string, value: HtmlValue): SafeHtml {
+  return html`<div>
+    <dt>${term}</dt>
+    <dd>${value}</dd>
+  </div>`;
 }
 
 /** A JSON value shown as indented text, never as markup. */

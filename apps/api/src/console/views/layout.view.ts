@@ -3,7 +3,7 @@ import { SafeHtml, html } from './html';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
-export type ConsoleSection = 'overview' | 'actions' | 'dead-letters';
+export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks';
 
 /** A message about what the last operation did: done, or refused with the reason. */
 export interface Notice {
@@ -22,6 +22,7 @@ const SECTIONS: { id: ConsoleSection; href: string; label: string }[] = [
   { id: 'overview', href: '/admin', label: 'Overview' },
   { id: 'actions', href: '/admin/actions', label: 'Actions' },
   { id: 'dead-letters', href: '/admin/dead-letters', label: 'Dead letters' },
+  { id: 'webhooks', href: '/admin/webhooks', label: 'Webhooks' },
 ];
 
 export function noticeBox(notice: Notice | undefined): SafeHtml {

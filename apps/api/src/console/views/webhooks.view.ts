@@ -1,0 +1,61 @@
+import { DeliveryRecord, SubscriptionRecord } from '@app/database';
+import { csrfField, dataTable, fact, timeTag } from './fragments';
+import { SafeHtml, html, segment } from './html';
+
+/** A subscription with its latest deliveries, newest first. */
+export interface SubscriptionDeliveries {
+  subscription: SubscriptionRecord;
+  deliveries: DeliveryRecord[];
+}
+
+/** Only a finished delivery can be sent again; a pending one is on its way already. */
+const REDELIVERABLE: readonly DeliveryRecord['status'][] = ['FAILED', 'DELIVERED'];
+
+function deliveryRow(subscriptionId: string, d: DeliveryRecord, csrfToken: string): SafeHtml {
+  const redeliver = REDELIVERABLE.includes(d.status)
+    ? html`<form method="post" action="/admin/webhooks/${segment(subscriptionId)}/deliveries/${segment(d.id)}/redeliver">
+        ${csrfField(csrfToken)}
+        <button type="submit" aria-label="Redeliver ${d.id}">Redeliver</button>
+      </form>`
+    : '';
+  const action = d.actionId ? html`<a href="/admin/actions/${segment(d.actionId)}" title="${d.actionId}"><code>${d.actionId.slice(0, 8)}</code></a>` : '';
+  return html`<tr data-delivery="${d.id}">
+    <td>${d.type} ${action}</td>
+    <td><span class="status status-${d.status.toLowerCase()}" data-delivery-status="${d.status}">${d.status}</span></td>
+    <td>${d.attempts}</td>
+    <td class="wide-only error-summary">${d.lastStatusCode === null ? '' : html`HTTP ${d.lastStatusCode} `}${d.lastError ?? ''}</td>
+    <td class="time">${timeTag(d.createdAt)}</td>
+    <td class="time wide-only">${timeTag(d.deliveredAt)}</td>
+    <td>${redeliver}</td>
+  </tr>`;
+}
+
+function subscriptionSection({ subscription: s, deliveries }: SubscriptionDeliveries, csrfToken: string): SafeHtml {
+  const wide = (label: string) => ({ label, wideOnly: true }) as const;
+  return html`<section class="subscription" data-subscription="${s.id}" aria-labelledby="sub-${s.id}">
+    <h2 id="sub-${s.id}"><code>${s.url}</code></h2>
+    ${s.description ? html`<p>${s.description}</p>` : ''}
+    <dl class="facts">
+      ${fact('Events', s.events.join(', '))} ${fact('Action types', s.actionTypes === null ? 'all' : s.actionTypes.join(', '))}
+      ${fact('Created', timeTag(s.createdAt))} ${fact('Id', html`<code>${s.id}</code>`)}
+    </dl>
+    ${
+      deliveries.length === 0
+        ? html`<p class="muted">No delivery yet.</p>`
+        : dataTable(
+            ['Event', 'Status', 'Attempts', wide('Last answer'), 'Created', wide('Delivered'), 'Send again'],
+            deliveries.map((d) => deliveryRow(s.id, d, csrfToken)),
+            'deliveries',
+          )
+    }
+  </section>`;
+}
+
+/** Every webhook subscription with its latest deliveries, and redelivery of a finished one. */
+export function webhooksView(subscriptions: SubscriptionDeliveries[], shown: number, csrfToken: string): SafeHtml {
+  return html`<h1>Webhooks</h1>
+    <p class="muted">
+      Subscriptions, each with its latest ${shown} deliveries, newest first. A redelivery sends the same event again, with the same webhook-id.
+    </p>
+    ${subscriptions.length === 0 ? html`<p class="muted">No webhook subscription.</p>` : subscriptions.map((s) => subscriptionSection(s, csrfToken))}`;
+}

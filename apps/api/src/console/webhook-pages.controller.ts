@@ -1,0 +1,71 @@
+import { Controller, Get, HttpStatus, OnModuleInit, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { Response } from 'express';
+import { ERROR_ANSWERS } from '../errors/error-replies';
+import { DeliveryPendingError } from '../errors/webhook.errors';
+import { WebhooksService } from '../webhooks/webhooks.service';
+import { ConsoleExceptionFilter } from './console-exception.filter';
+import { RawInput, parseId, textField } from './console-input';
+import { CsrfGuard } from './security/csrf.guard';
+import { CsrfToken } from './security/csrf-token.decorator';
+import { Notice, layout, sendPage } from './views/layout.view';
+import { webhooksView } from './views/webhooks.view';
+
+/** How many of each subscription's latest deliveries the page lists. */
+const DELIVERIES_SHOWN = 10;
+
+/**
+ * `/admin/webhooks`: the subscriptions and what was delivered to them, through the same
+ * `WebhooksService` as the REST API; a redelivery it refuses is shown with its reason.
+ */
+@ApiExcludeController()
+@Controller('admin/webhooks')
+@UseFilters(ConsoleExceptionFilter)
+export class WebhookPagesController implements OnModuleInit {
+  private webhooks!: WebhooksService;
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  /** The webhooks module's own instance (it does not export it): one service, one key rotation at boot. */
+  onModuleInit(): void {
+    this.webhooks = this.moduleRef.get(WebhooksService, { strict: false });
+  }
+
+  @Get()
+  async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const redelivered = textField(query, 'redelivered');
+    const notice: Notice | undefined = redelivered
+      ? { kind: 'success', text: `Delivery ${parseId(redelivered, 'redelivered', 'a delivery id')} is PENDING again: it is sent once more.` }
+      : undefined;
+    await this.send(res, HttpStatus.OK, csrfToken, notice);
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @UseGuards(CsrfGuard)
+  async redeliver(
+    @Param('id') rawId: string,
+    @Param('deliveryId') rawDelivery: string,
+    @CsrfToken() csrfToken: string,
+    @Res() res: Response,
+  ): Promise<void> {
+    const id = parseId(rawId, 'id', 'a subscription id');
+    const deliveryId = parseId(rawDelivery, 'deliveryId', 'a delivery id');
+    try {
+      await this.webhooks.redeliver(id, deliveryId);
+    } catch (error) {
+      if (!(error instanceof DeliveryPendingError)) throw error;
+      return this.send(res, ERROR_ANSWERS[error.code].status, csrfToken, { kind: 'error', text: error.message });
+    }
+    // Back to a page that a reload does not send again.
+    res.redirect(HttpStatus.SEE_OTHER, `/admin/webhooks?redelivered=${deliveryId}`);
+  }
+
+  private async send(res: Response, status: HttpStatus, csrfToken: string, notice?: Notice): Promise<void> {
+    const subscriptions = await this.webhooks.list();
+    const withDeliveries = await Promise.all(
+      subscriptions.map(async (subscription) => ({ subscription, deliveries: (await this.webhooks.deliveries(subscription.id, DELIVERIES_SHOWN)).items })),
+    );
+    sendPage(res, status, layout({ title: 'Webhooks', section: 'webhooks', notice, body: webhooksView(withDeliveries, DELIVERIES_SHOWN, csrfToken) }));
+  }
+}
