@@ -103,6 +103,17 @@ describe.each([
     expect(refused.body).toEqual({ statusCode: 409, error: 'Conflict', message: expect.stringMatching(/CANCELED; a finished action cannot be paused/) });
   });
 
+  it('skip moves a daily action past its next occurrences, as its HTTP twin does; a one-off action is 409, a bad count 400', async () => {
+    const daily = await rpc.create(notificationExample(86_400_000));
+    const skipped = await rpc.skip(daily.id, { count: 2 });
+    expect(Date.parse(skipped.executionTime) - Date.parse(daily.executionTime)).toBe(2 * 86_400_000);
+    expect(skipped.executionRemainder).toBe(daily.executionRemainder);
+    expect(await http.get(daily.id)).toEqual(skipped);
+    expect((await refusal(raw.send(RPC_PATTERNS.skip, { id: daily.id, count: 0 }))).statusCode).toBe(400);
+    const oneOff = await rpc.create(httpRequestExample());
+    expect((await refusal(rpc.skip(oneOff.id))).statusCode).toBe(409);
+  });
+
   it('a create repeated with its Idempotency-Key answers the first action; another body with it is 422', async () => {
     const key = `rpc-${randomUUID()}`;
     const body = httpRequestExample();
