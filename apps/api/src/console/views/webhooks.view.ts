@@ -23,7 +23,12 @@ function deliveryRow(subscriptionId: string, d: DeliveryRecord, csrfToken: strin
     <td>${d.type} ${action}</td>
     <td><span class="status status-${d.status.toLowerCase()}" data-delivery-status="${d.status}">${d.status}</span></td>
     <td>${d.attempts}</td>
-    <td class="wide-only error-summary">${d.lastStatusCode === null ? '' : html`HTTP ${d.lastStatusCode} `}${d.lastError ?? ''}</td>
+    ${
+      // The error already names the status it came with; a success has only the status.
+      d.lastError
+        ? html`<td class="wide-only error-summary">${d.lastError}</td>`
+        : html`<td class="wide-only">${d.lastStatusCode === null ? '' : `HTTP ${d.lastStatusCode}`}</td>`
+    }
     <td class="time">${timeTag(d.createdAt)}</td>
     <td class="time wide-only">${timeTag(d.deliveredAt)}</td>
     <td>${redeliver}</td>
