@@ -1,5 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 import { ActionsModule } from '../actions/actions.module';
 import { adminBasicAuth } from '../admin/admin-basic-auth';
 import { adminHeaders } from '../admin/admin-headers';
@@ -24,7 +25,7 @@ const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersContr
  * /admin/queues; no console route lives under it.
  */
 @Module({
-  imports: [ActionsModule],
+  imports: [ActionsModule, WebhooksModule],
   controllers: CONTROLLERS,
   providers: [OverviewService, LastHourActivity, ActionPageService, CsrfTokens, CsrfGuard],
 })

@@ -1,5 +1,4 @@
-import { Controller, Get, HttpStatus, OnModuleInit, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { ModuleRef } from '@nestjs/core';
+import { Controller, Get, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ERROR_ANSWERS } from '../errors/error-replies';
@@ -22,15 +21,8 @@ const DELIVERIES_SHOWN = 10;
 @ApiExcludeController()
 @Controller('admin/webhooks')
 @UseFilters(ConsoleExceptionFilter)
-export class WebhookPagesController implements OnModuleInit {
-  private webhooks!: WebhooksService;
-
-  constructor(private readonly moduleRef: ModuleRef) {}
-
-  /** The webhooks module's own instance (it does not export it): one service, one key rotation at boot. */
-  onModuleInit(): void {
-    this.webhooks = this.moduleRef.get(WebhooksService, { strict: false });
-  }
+export class WebhookPagesController {
+  constructor(private readonly webhooks: WebhooksService) {}
 
   @Get()
   async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {

@@ -4,6 +4,6 @@ import { SignatureModule } from '@app/signature';
 import { WebhooksController } from './webhooks.controller';
 import { WebhooksService } from './webhooks.service';
 
-/** The signed `/webhooks` routes: subscriptions and their deliveries. */
-@Module({ imports: [SignatureModule, OutboundModule], controllers: [WebhooksController], providers: [WebhooksService] })
+/** The signed `/webhooks` routes: subscriptions and their deliveries; the console serves them through the same service. */
+@Module({ imports: [SignatureModule, OutboundModule], controllers: [WebhooksController], providers: [WebhooksService], exports: [WebhooksService] })
 export class WebhooksModule {}
