@@ -71,17 +71,18 @@ describe('Redelivering a webhook delivery', () => {
     expect(verifiedEvent(calls[3], secret).type).toBe('webhook.test');
   });
 
-  it('retries a redelivery only on the delays its earlier attempts left: after every retry was used, one attempt', async () => {
+  it('retries a failing redelivery on every delay again, from its start: a fresh set of retries', async () => {
     const { id } = await subscribe(api.client, receiver.url('/down'), { events: ['action.failed'] });
     receiver.failNext(1000, 503);
     expect((await api.client.post(`/webhooks/${id}/test`)).status).toBe(202);
     const [failed] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'FAILED');
 
+    expect(failed.attempts).toBe(3); // the first attempt and WEBHOOK_BACKOFF_DELAYS_MS's two retries
     expect((await redeliver(id, failed.id)).status).toBe(202);
-    // FAILED is final: the one attempt of the redelivery is all there is.
+    // The redelivery gets the same schedule again: one attempt and two retries, then FAILED.
     const [again] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'FAILED' && items[0].attempts > failed.attempts);
-    expect(again).toMatchObject({ attempts: 4, lastStatusCode: 503 });
-    expect(receiver.callsTo('/down')).toHaveLength(4);
+    expect(again).toMatchObject({ attempts: 6, lastStatusCode: 503 });
+    expect(receiver.callsTo('/down')).toHaveLength(6);
   });
 
   it('sends a DELIVERED delivery again with the same webhook-id, through the typed client', async () => {

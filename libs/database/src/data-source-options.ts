@@ -12,6 +12,7 @@ import { CancelAndSigningKeys1763870000900 } from './migrations/1763870000900-ca
 import { Pause1763870001000 } from './migrations/1763870001000-pause';
 import { SkipsAndJitter1763870001100 } from './migrations/1763870001100-skips-and-jitter';
 import { DstPolicy1763870001200 } from './migrations/1763870001200-dst-policy';
+import { RedeliveryRetries1763870001300 } from './migrations/1763870001300-redelivery-retries';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -25,6 +26,7 @@ export const MIGRATIONS = [
   Pause1763870001000,
   SkipsAndJitter1763870001100,
   DstPolicy1763870001200,
+  RedeliveryRetries1763870001300,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

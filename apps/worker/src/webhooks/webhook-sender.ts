@@ -78,9 +78,9 @@ export class WebhookSender {
     return Buffer.from(signingSecretFor(this.config.auth, delivery.apiKeyId), 'utf8');
   }
 
-  /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt; null once they are used up. */
+  /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt since the last redelivery; null once they are used up. */
   private retryDelay(delivery: ClaimedDelivery): number | null {
-    return this.config.webhooks.backoffDelaysMs[delivery.attempts] ?? null;
+    return this.config.webhooks.backoffDelaysMs[delivery.attempts - delivery.attemptsBeforeRedelivery] ?? null;
   }
 }
 

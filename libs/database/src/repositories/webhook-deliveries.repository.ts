@@ -20,6 +20,8 @@ export interface QueueableDelivery {
 export interface ClaimedDelivery {
   id: string;
   attempts: number;
+  /** The attempts made before its last redelivery (0 if never redelivered): its retries count from there. */
+  attemptsBeforeRedelivery: number;
   url: string;
   /** Null for an action's callback URL, signed with the secret of `apiKeyId` (the key that set the callback) instead. */
   subscriptionId: string | null;
@@ -134,9 +136,9 @@ export class WebhookDeliveriesRepository {
        ), claimed AS (
          UPDATE webhook_deliveries d SET claimed_until = now() + $3 * interval '1 millisecond'
          FROM (SELECT DISTINCT id FROM claimable) c WHERE d.id = c.id
-         RETURNING d.id, d.attempts, d.url, d.subscription_id, d.event_id
+         RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id
        )
-       SELECT c.id, c.attempts, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
+       SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
          e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
       [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
@@ -175,6 +177,7 @@ export class WebhookDeliveriesRepository {
     return {
       id: row.id as string,
       attempts: row.attempts as number,
+      attemptsBeforeRedelivery: row.attempts_before_redelivery as number,
       url: row.url as string,
       subscriptionId: row.subscription_id as string | null,
       secretCiphertext: row.secret_ciphertext as string | null,

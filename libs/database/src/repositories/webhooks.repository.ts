@@ -86,7 +86,8 @@ export class WebhooksRepository {
   async redeliver(subscriptionId: string, deliveryId: string): Promise<DeliveryRecord | null> {
     // For UPDATE … RETURNING, TypeORM's Postgres driver answers [returned rows, affected row count].
     const [rows]: [DeliveryRecord[], number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL
+      `UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL,
+         attempts_before_redelivery = d.attempts
        FROM webhook_events e
        WHERE e.id = d.event_id AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
        RETURNING ${DELIVERY}`,
