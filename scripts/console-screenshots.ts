@@ -1,8 +1,9 @@
 /**
  * Takes the README's console screenshots (docs/images/console-*.png) on realistic data: it runs
  * the API and a worker on a database of its own, schedules a steady trickle of actions for a few
- * minutes (notifications, webhooks to a partner that answers, and to one that is down), then
- * photographs the overview and a FAILED action's page in Chromium.
+ * minutes (notifications, webhooks to a partner that answers, and to one that is down, each also
+ * subscribed to lifecycle events), then photographs the overview, a FAILED action's page, a
+ * paused action's page with its controls, and the webhooks page in Chromium.
  *
  *   node -r ts-node/register/transpile-only -r tsconfig-paths/register scripts/console-screenshots.ts [minutes]
  *
@@ -40,6 +41,8 @@ async function main(): Promise<void> {
   // The billing partner is down for the whole run: its webhooks exhaust their retries and end FAILED.
   billing.failNext(1_000_000, 503, '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
   try {
+    await api.client.post('/webhooks', { url: partner.url('/events'), events: ['action.succeeded', 'action.paused'], description: 'Order sync' });
+    await api.client.post('/webhooks', { url: billing.url('/events'), events: ['action.failed'], description: 'Billing alerts' });
     const until = Date.now() + minutes * 60_000;
     let created = 0;
     while (Date.now() < until) {
@@ -76,8 +79,9 @@ async function main(): Promise<void> {
       await sleep(200 + Math.random() * 400);
     }
     // Some work scheduled for later, so the counts show what is waiting too.
+    const later: string[] = [];
     for (let i = 0; i < 40; i += 1) {
-      await api.client.post('/actions', {
+      const response = await api.client.post<{ id: string }>('/actions', {
         action: 'SEND_NOTIFICATION',
         executionTime: Date.now() + (i + 1) * 3_600_000,
         data: {
@@ -90,8 +94,11 @@ async function main(): Promise<void> {
         repeat: true,
         frequency: 'MONTHLY',
         executionRemainder: 12,
+        jitterMs: 600_000,
       });
+      later.push(response.body.id);
     }
+    await api.client.post(`/actions/${later[0]}/pause`, { note: 'customer on holiday until March' });
     const failed = await waitUntil(
       'a FAILED action',
       async () => (await api.client.get<{ items: { id: string }[] }>('/actions?status=FAILED&limit=1')).body.items[0],
@@ -104,8 +111,12 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(images, 'console-overview.png'), fullPage: true });
     await page.goto(`/admin/actions/${failed.id}`);
     await page.screenshot({ path: join(images, 'console-action.png'), fullPage: true });
+    await page.goto(`/admin/actions/${later[0]}`);
+    await page.screenshot({ path: join(images, 'console-action-controls.png'), fullPage: true });
+    await page.goto('/admin/webhooks');
+    await page.screenshot({ path: join(images, 'console-webhooks.png'), fullPage: true });
     await context.close();
-    process.stdout.write(`Created ${created} actions; wrote console-overview.png and console-action.png to ${images}\n`);
+    process.stdout.write(`Created ${created} actions; wrote the console's four screenshots to ${images}\n`);
   } finally {
     await browser.close();
     await worker.close();
