@@ -23,7 +23,7 @@ interface Stores {
 /** The part of a tree's bench/ the driver uses. */
 interface TreeBench {
   Stores: { open(): Promise<Stores> };
-  startApi(port: number): Promise<{ api: { stop(): Promise<void> }; client: Client }>;
+  startApi(port: number, env?: Record<string, string>): Promise<{ api: { stop(): Promise<void> }; client: Client }>;
   punctual(client: Client, stores: Stores): System;
   throughput(system: System, workers: number, count: number): Promise<object>;
   firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<object>;
@@ -54,7 +54,9 @@ async function main(): Promise<void> {
   const task = JSON.parse(process.argv[2]) as DriverTask;
   const bench = await loadTreeBench(process.cwd());
   const stores = await bench.Stores.open(); // migrates with this tree's migrations
-  const { api, client } = await bench.startApi(API_PORT);
+  // Pub/sub channels span every database of a Redis server: an API serving RPC would answer a test
+  // suite's messages on the same server with its own keys. A tree that knows no RPC ignores the setting.
+  const { api, client } = await bench.startApi(API_PORT, { RPC_TRANSPORT_URL: 'off' });
   try {
     process.stdout.write(`${JSON.stringify({ ...task, ...(await measure(bench, task, client, stores)) })}\n`);
   } finally {
