@@ -2,7 +2,7 @@ import { ActionState, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
 import { STATE_COLUMNS, entryColumns, noticeColumns, skippedColumn } from './state-columns';
-import { historyInsertSql, outboxInsertSql } from './webhook-outbox';
+import { historyInsertSql, outboxInsertSql } from './change-records';
 
 /** A change by a client or the promoter, with the guard it was decided under and the fields it changed. */
 export interface Change {

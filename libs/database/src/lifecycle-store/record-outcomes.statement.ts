@@ -2,7 +2,7 @@ import { ActionState, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
 import { entryColumns, noticeColumns, skippedColumn, stateColumns } from './state-columns';
-import { historyInsertSql, outboxInsertSql } from './webhook-outbox';
+import { historyInsertSql, outboxInsertSql } from './change-records';
 
 /**
  * The lifecycle fields an attempt's outcome can change (succeeded, failed, interrupted, or the

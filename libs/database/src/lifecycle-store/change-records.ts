@@ -1,3 +1,6 @@
+// The parts every state-changing statement shares after its UPDATE: the records of the change,
+// written in the same statement so that they exist exactly when the change committed.
+
 /**
  * The statement part that writes the events of the rows a state change returned (`a.*` plus the
  * notice and `skipped` columns) into the webhook outbox, in the same statement as the change: an
