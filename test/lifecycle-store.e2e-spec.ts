@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ActionEntity, ActionsRepository, LifecycleStore, TransitionGuard } from '@app/database';
+import { ActionEntity, ActionsRepository, CalendarsRepository, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
-import { DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
+import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
 // Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history entry and the webhook event written must be exactly what
@@ -23,6 +23,8 @@ describe('The store persists exactly what the lifecycle decided (every case of i
   beforeAll(async () => {
     api = await startCleanApiApp();
     store = api.app.get(LifecycleStore);
+    // The calendar the cases name, holding the day their occurrences are due.
+    await api.app.get(CalendarsRepository).put(CASE_CALENDAR, ['2025-03-01'], null);
   });
   afterAll(() => api.close());
 
@@ -89,10 +91,12 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   /**
    * What the lifecycle decides for `event`, and what the store wrote for it: a claim through
-   * `claim` (Postgres decides claims in batches), every other event through `persist`.
+   * `claim` (Postgres decides claims in batches), every other event through `persist`. A calendar
+   * date is what the claim finds before the worker persists its skip.
    */
   async function decidedAndWritten(action: ActionEntity, event: LifecycleEvent) {
     const t = transition(action, event);
+    if (event.type === 'calendarDate') expect(await store.claim(action.id, action.revision, 60_000)).toMatchObject({ kind: 'calendar-date' });
     if (event.type !== 'claimed') return { t, written: await store.persist(t, guardOf(action, event)) };
     const claim = await store.claim(action.id, action.revision, 60_000);
     return { t, written: claim.kind === 'claimed' ? claim.action : null };

@@ -34,7 +34,9 @@ export async function storedCounts(db: DataSource): Promise<{ actions: number; h
 }
 
 export async function emptyTables(db: DataSource): Promise<void> {
-  await db.query('TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries');
+  await db.query(
+    'TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries, calendar_dates, calendars',
+  );
 }
 
 /** An error body's message (a string or a list of them) as one string to match against. */

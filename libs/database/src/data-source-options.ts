@@ -13,6 +13,7 @@ import { Pause1763870001000 } from './migrations/1763870001000-pause';
 import { SkipsAndJitter1763870001100 } from './migrations/1763870001100-skips-and-jitter';
 import { DstPolicy1763870001200 } from './migrations/1763870001200-dst-policy';
 import { RedeliveryRetries1763870001300 } from './migrations/1763870001300-redelivery-retries';
+import { HolidayCalendars1763870001400 } from './migrations/1763870001400-holiday-calendars';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -27,6 +28,7 @@ export const MIGRATIONS = [
   SkipsAndJitter1763870001100,
   DstPolicy1763870001200,
   RedeliveryRetries1763870001300,
+  HolidayCalendars1763870001400,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

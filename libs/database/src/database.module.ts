@@ -4,6 +4,7 @@ import { PunctualConfig } from '@app/config';
 import { dataSourceOptions } from './data-source-options';
 import { ActionCountsRepository } from './repositories/action-counts.repository';
 import { ActionsRepository } from './repositories/actions.repository';
+import { CalendarsRepository } from './repositories/calendars.repository';
 import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { LifecycleStore } from './lifecycle-store/lifecycle.store';
@@ -19,6 +20,7 @@ const REPOSITORIES = [
   ActionCountsRepository,
   ActionsRepository,
   ActivityRepository,
+  CalendarsRepository,
   ExecutionRepository,
   LifecycleStore,
   GaugeRepository,

@@ -13,6 +13,7 @@ export * from './repositories/actions.repository';
 export * from './repositories/action-counts.repository';
 export * from './repositories/idempotency-key-reused.error';
 export * from './repositories/activity.repository';
+export * from './repositories/calendars.repository';
 export * from './repositories/history.repository';
 export * from './repositories/execution.repository';
 export * from './lifecycle-store/lifecycle.store';

@@ -4,6 +4,8 @@ export enum ErrorCode {
   WebhookNotFound = 'WEBHOOK_NOT_FOUND',
   DeliveryNotFound = 'DELIVERY_NOT_FOUND',
   DeliveryPending = 'DELIVERY_PENDING',
+  CalendarNotFound = 'CALENDAR_NOT_FOUND',
+  CalendarInUse = 'CALENDAR_IN_USE',
   TransitionRefused = 'TRANSITION_REFUSED',
   TooManySubscriptions = 'TOO_MANY_SUBSCRIPTIONS',
   InvalidChange = 'INVALID_CHANGE',

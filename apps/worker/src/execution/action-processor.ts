@@ -23,7 +23,7 @@ import { NotDueYetError } from './not-due-yet.error';
 import { RunningAttempts } from './running-attempts';
 
 /** What happened to one job, for logs and the admin UI's job result. */
-export type JobOutcome = 'skipped' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action' | 'canceled';
+export type JobOutcome = 'skipped' | 'calendar-date' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action' | 'canceled';
 
 /** Claims an occurrence, runs its fulfillment, and records the outcome the lifecycle computes. The one path every job takes. */
 @Injectable()
@@ -50,6 +50,7 @@ export class ActionProcessor {
       this.store.claim(job.actionId, job.revision, this.config.scheduling.claimLeaseMs),
     );
     if (claim.kind === 'not-due') throw new NotDueYetError(claim.dueInMs);
+    if (claim.kind === 'calendar-date') return this.skipCalendarDate(claim.action);
     if (claim.kind === 'none') {
       this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing to claim (stale, deleted or finished)`);
       return 'skipped';
@@ -68,6 +69,13 @@ export class ActionProcessor {
       return 'no-action';
     }
     return this.runAttempt(action, registered, policy);
+  }
+
+  /** The occurrence is not run: the action moves on to its next one, unless a client changed it meanwhile (its own job then decides). */
+  private async skipCalendarDate(action: ActionEntity): Promise<JobOutcome> {
+    const skipped = transition(action, { type: 'calendarDate', now: this.clock.now() });
+    await this.scheduler.apply(skipped, { statuses: [ActionStatus.Pending] });
+    return 'calendar-date';
   }
 
   private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy): Promise<JobOutcome> {

@@ -30,6 +30,7 @@ export function actionResource(entity: ActionEntity): ActionResource {
     paused: entity.pausedFrom !== null,
     jitterMs: entity.jitterMs,
     dstPolicy: entity.dstPolicy,
+    calendar: entity.calendar,
     createdAt: entity.createdAt.toISOString(),
     updatedAt: entity.updatedAt.toISOString(),
   };

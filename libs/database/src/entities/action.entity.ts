@@ -125,6 +125,10 @@ export class ActionEntity {
   @Column({ name: 'dst_policy', type: 'jsonb', nullable: true })
   dstPolicy: DstPolicy | null;
 
+  /** The calendar whose dates a repeating action's schedule skips; null: none. */
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  calendar: string | null;
+
   /** Each occurrence runs up to this long after its scheduled time; null: at its time. */
   @Column({ name: 'jitter_ms', type: 'integer', nullable: true })
   jitterMs: number | null;

@@ -16,6 +16,15 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
 ]);
 
 /**
+ * A PENDING row's occurrence falls on a date of its calendar, in its zone, and has not started:
+ * it is not claimed but skipped (the lifecycle's `calendarDate`). Checked when the occurrence comes
+ * due, so a calendar's change applies to every occurrence still to come without touching a row.
+ */
+const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND a.retry_count = 0 AND EXISTS (
+        SELECT 1 FROM calendar_dates d
+        WHERE d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
+
+/**
  * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($4: the lease in ms).
  * Every read of `actions` is driven by the requested ids through the primary key (`LATERAL`, then
  * the locked rows' `ctid`s): on a table a burst has just filled, whose statistics still say it is
@@ -23,6 +32,8 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
  * join them with the batch, a cost growing with the table for each batch. A prepared statement
  * keeps its plan, so the plan must be right whatever the statistics (`test/claim-plan.e2e-spec.ts`).
  * An occurrence a pause holds is not claimed: its job is dropped, and the resume queues it again.
+ * One due on a date of its calendar is returned unclaimed, with `on_calendar_date`, for the caller
+ * to skip.
  */
 export const CLAIM_SQL = `WITH requested AS (
     SELECT * FROM unnest($1::uuid[], $2::integer[], $3::uuid[]) AS r(id, revision, token) ORDER BY id
@@ -31,7 +42,7 @@ export const CLAIM_SQL = `WITH requested AS (
     SELECT a.ctid AS row_id, a.id, a.status AS previous_status, r.token FROM requested r CROSS JOIN LATERAL (
       SELECT a.ctid, a.id, a.status FROM actions a
       WHERE a.id = r.id AND a.revision = r.revision
-        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE})
+        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE} AND NOT ${ON_CALENDAR_DATE})
           OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now()))
       FOR UPDATE
     ) a
@@ -47,15 +58,18 @@ export const CLAIM_SQL = `WITH requested AS (
     INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
     SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), next_attempt_at FROM claimed WHERE previous_status = 'PENDING'
   )
-  SELECT c.*, NULL::bigint AS due_in_ms FROM claimed c
+  SELECT c.*, NULL::bigint AS due_in_ms, false AS on_calendar_date FROM claimed c
   UNION ALL
-  -- Not yet: due later, or running under a live claim (a re-delivered job waits for the lease to lapse).
+  -- Not yet: due later, or running under a live claim (a re-delivered job waits for the lease to lapse);
+  -- or due on a date of its calendar (on_calendar_date: it is skipped now).
   SELECT a.*, NULL::varchar, ceil(extract(epoch FROM
-      CASE a.status WHEN 'PENDING' THEN a.next_attempt_at ELSE a.claimed_until END - now()) * 1000)::bigint
+      CASE a.status WHEN 'PENDING' THEN a.next_attempt_at ELSE a.claimed_until END - now()) * 1000)::bigint,
+    a.status = 'PENDING' AND a.next_attempt_at <= now()
   FROM requested r CROSS JOIN LATERAL (
     SELECT * FROM actions a
     WHERE a.id = r.id AND a.revision = r.revision
       AND ((a.status = 'PENDING' AND a.next_attempt_at > now() AND NOT ${HELD_BY_PAUSE})
+        OR (a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE} AND ${ON_CALENDAR_DATE})
         OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now()))
     OFFSET 0 -- kept a subquery: flattened into a join, it would be planned like the one above is not
   ) a`;

@@ -22,13 +22,13 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
       $4::varchar[], $5::integer[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[],
       $11::boolean[], $12::varchar[], $13::varchar[], $14::varchar[], $15::integer[], $16::timestamptz[], $17::text[],
       $18::varchar[], $19::text[], $20::text[], $21::varchar[], $22::varchar[], $23::varchar[], $24::timestamptz[], $25::integer[],
-      $26::integer[], $27::text[], $28::integer[], $29::integer[], $30::integer[], $31::text[]
+      $26::integer[], $27::text[], $28::varchar[], $29::integer[], $30::integer[], $31::integer[], $32::text[]
     ) AS n(
       id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy, jitter_ms, jitter_seed, revision, history_note
+      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision, history_note
     )
   ), inserted AS (
     INSERT INTO actions (
@@ -36,13 +36,13 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy, jitter_ms, jitter_seed, revision
+      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision
     )
     SELECT id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy::jsonb,
       misfire_policy, data::jsonb, metadata::jsonb, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy::jsonb, jitter_ms, jitter_seed, revision
+      skip_pending, dst_policy::jsonb, calendar, jitter_ms, jitter_seed, revision
     FROM incoming
     RETURNING id, occurrence, status, created_at, updated_at
   ), history AS (

@@ -34,6 +34,8 @@ export type ClaimResult =
    * attempt holds a live claim on it. Run the job again in `dueInMs`.
    */
   | { kind: 'not-due'; dueInMs: number }
+  /** The occurrence came due on a date of its calendar: it is not claimed, and the caller skips it (the lifecycle's `calendarDate`). */
+  | { kind: 'calendar-date'; action: ActionEntity }
   /** Nothing to do: the job is stale, the action is gone, finished or running elsewhere. */
   | { kind: 'none' };
 
@@ -139,6 +141,7 @@ export class LifecycleStore {
     return requests.map((request): ClaimResult => {
       const row = byId.get(request.id);
       if (!row || row.revision !== request.revision) return { kind: 'none' };
+      if (row.on_calendar_date) return { kind: 'calendar-date', action: hydrate<ActionEntity>(metadata, row) };
       if (row.due_in_ms !== null) return { kind: 'not-due', dueInMs: Number(row.due_in_ms) };
       // A job queued twice in one batch claims once: the request whose token won takes the row.
       if (row.claim_token !== request.token) return { kind: 'none' };

@@ -33,6 +33,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   pausedFrom: ['paused_from', 'integer'],
   skipPending: ['skip_pending', 'integer'],
   dstPolicy: ['dst_policy', 'text'],
+  calendar: ['calendar', 'varchar'],
   jitterMs: ['jitter_ms', 'integer'],
   jitterSeed: ['jitter_seed', 'integer'],
   revision: ['revision', 'integer'],

@@ -51,6 +51,11 @@ export interface ActionState {
   readonly pausedFrom: number | null;
   /** How a wall-clock schedule meets daylight-saving changes; null for a one-off action. */
   readonly dstPolicy: DstPolicy | null;
+  /**
+   * The calendar whose dates a repeating action's schedule skips, checked when each occurrence
+   * comes due (so a change of the calendar applies to every occurrence still to come); null: none.
+   */
+  readonly calendar: string | null;
   /** Each occurrence runs up to this long after its scheduled time (see `jitterOf`); null: at its time. */
   readonly jitterMs: number | null;
   /** Fixes each occurrence's jitter: set once, at creation. */

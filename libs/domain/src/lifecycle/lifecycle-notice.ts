@@ -53,6 +53,7 @@ export function noticeOf(before: ActionState, after: ActionState, event: Lifecyc
       return { type: 'action.resumed', occurrence: before.occurrence, attempt: 0, note: entry.note };
     case 'claimed':
     case 'skipRequested':
+    case 'calendarDate':
     case 'patched':
     case 'retriedManually':
     case 'canceled':

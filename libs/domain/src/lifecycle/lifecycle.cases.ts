@@ -39,6 +39,7 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
     pausedFrom: null,
     skipPending: 0,
     dstPolicy: null,
+    calendar: null,
     jitterMs: null,
     jitterSeed: 0,
     revision: 4,
@@ -56,6 +57,11 @@ export const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
 export const pause = (note: string | null = null): LifecycleEvent => ({ type: 'paused', now, note, lockWindowMs: LOCK_WINDOW_MS });
 export const resume: LifecycleEvent = { type: 'resumed', now };
 export const skip = (count = 1): LifecycleEvent => ({ type: 'skipRequested', now, count, lockWindowMs: LOCK_WINDOW_MS });
+/** The calendar the cases name; the store's drift spec creates it. */
+export const CASE_CALENDAR = 'case-holidays';
+export const onCalendarDate: LifecycleEvent = { type: 'calendarDate', now };
+const dueOnHoliday = (overrides: Partial<ActionState> = {}) =>
+  hourly({ status: ActionStatus.Pending, occurrence: 2, calendar: CASE_CALENDAR, ...overrides });
 
 /** A transition the lifecycle makes: [name, state before, event, fields after, history entry, finished]. */
 export type TransitionCase = [name: string, before: ActionState, event: LifecycleEvent, after: Partial<ActionState>, entry: object, finished: boolean];
@@ -544,6 +550,53 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { to: 'PENDING', note: 'updated jitterMs' },
     false,
   ],
+  [
+    'an occurrence on a date of its calendar does not run: the schedule moves on, its number and executions kept',
+    dueOnHoliday(),
+    onCalendarDate,
+    {
+      status: ActionStatus.Pending,
+      occurrence: 2,
+      executionRemainder: 10,
+      executionTime: at('2025-03-01T12:59:00.000Z'),
+      nextAttemptAt: at('2025-03-01T12:59:00.000Z'),
+      revision: 5,
+    },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: '2025-03-01T11:59:00.000Z is a date of calendar case-holidays; next at 2025-03-01T12:59:00.000Z' },
+    false,
+  ],
+  [
+    'skips asked for while a calendar date was covered follow it',
+    dueOnHoliday({ skipPending: 2 }),
+    onCalendarDate,
+    { status: ActionStatus.Pending, occurrence: 2, executionTime: at('2025-03-01T14:59:00.000Z'), skipPending: 0, revision: 5 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0 },
+    false,
+  ],
+  [
+    'a pause that let a calendar date run holds the occurrence after it',
+    dueOnHoliday({ pausedFrom: 3 }),
+    onCalendarDate,
+    { status: ActionStatus.Pending, occurrence: 2, pausedFrom: 2, executionTime: at('2025-03-01T12:59:00.000Z') },
+    { from: 'PENDING', to: 'PENDING', attempt: 0 },
+    false,
+  ],
+  [
+    'a cancel waiting for a calendar date takes effect',
+    dueOnHoliday(requested),
+    onCalendarDate,
+    { status: ActionStatus.Canceled, occurrence: 2, executionRemainder: 10, revision: 4 },
+    { from: 'PENDING', to: 'CANCELED', attempt: 0, note: '2025-03-01T11:59:00.000Z is a date of calendar case-holidays; canceled as requested' },
+    true,
+  ],
+  [
+    'a calendar date with no occurrence left before endAt completes the action',
+    dueOnHoliday({ endAt: at('2025-03-01T12:30:00.000Z') }),
+    onCalendarDate,
+    { status: ActionStatus.Completed, executionRemainder: 10 },
+    { from: 'PENDING', to: 'COMPLETED', attempt: 0 },
+    true,
+  ],
 ];
 
 /** A deletion the lifecycle allows: of any status but IN_PROGRESS (storage adds the lock window's guard). */
@@ -581,6 +634,7 @@ export const NOTICE_CASES: NoticeCase[] = [
     { type: 'action.canceled', attempt: 0, note: 'canceled: why' },
   ],
   ['a cancel request', state(), cancel(), null],
+  ['a calendar date', dueOnHoliday(), onCalendarDate, null],
   ['a pause', state({ status: ActionStatus.Pending }), pause('why'), { type: 'action.paused', occurrence: 1, attempt: 0 }],
   ['a resume', state({ status: ActionStatus.Pending, pausedFrom: 1 }), resume, { type: 'action.resumed', occurrence: 1, attempt: 0 }],
   [

@@ -71,6 +71,7 @@ const request: fc.Arbitrary<ActionRequest> = fc
       callbackUrl: null,
       jitterMs,
       dstPolicy: null,
+      calendar: null,
     };
   });
 

@@ -191,6 +191,7 @@ describe('the action lifecycle', () => {
       callbackUrl: null,
       jitterMs: null,
       dstPolicy: null,
+      calendar: null,
     };
     const { state: created, history } = newActionState(request, 'creator', now, 7);
     expect(created).toMatchObject({

@@ -12,7 +12,7 @@ import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
 import { SkippedOccurrences, skipOccurrences, skippedBefore, skippedByClockChange } from './skips';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
 
-/** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy` and `callbackUrl`. */
+/** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy`, `callbackUrl`, `jitterMs` and `calendar`. */
 export interface ActionChanges {
   executionTime?: Date;
   data?: Record<string, unknown>;
@@ -29,6 +29,7 @@ export interface ActionChanges {
   jitterMs?: number | null;
   /** `null` sets it back to the default. */
   dstPolicy?: DstPolicy | null;
+  calendar?: string | null;
 }
 
 /** Everything that moves an action along its lifecycle, besides its creation. */
@@ -78,6 +79,12 @@ export type LifecycleEvent =
    */
   | { readonly type: 'skipRequested'; readonly now: Date; readonly count: number; readonly lockWindowMs: number }
   /**
+   * The current occurrence came due on a date its calendar holds (Postgres finds it at the claim,
+   * for the occurrence's first attempt): it does not run, and the schedule moves on as after a run,
+   * without consuming an execution.
+   */
+  | { readonly type: 'calendarDate'; readonly now: Date }
+  /**
    * A client deleted the action: it never runs again. A running attempt cannot be deleted (it is
    * canceled instead); storage deletes a PENDING one only outside the lock window (`unlockedGuard`).
    */
@@ -96,6 +103,7 @@ export type LifecycleEvent =
  *   PENDING | IN_PROGRESS ─canceled→ CANCELED, or the same status with cancelRequestedAt set, and
  *   then the covered attempt's end (succeeded, failed, interrupted) → CANCELED
  *   any status but IN_PROGRESS ─deleted→ (no action)
+ *   PENDING ─calendarDate→ PENDING (the next occurrence), or COMPLETED, or CANCELED when asked
  *   PENDING | IN_PROGRESS ─paused→ the same status, pausedFrom set ─resumed→ the same status (or, when the
  *   held occurrence's time passed, due now or moved on by the misfire policy; COMPLETED when none is left)
  */
@@ -164,6 +172,8 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
       return refuseFinished(state, 'resumed') ?? resumed(state, event.now);
     case 'skipRequested':
       return refuseFinished(state, 'skipped') ?? skipRequested(state, event);
+    case 'calendarDate':
+      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? onCalendarDate(state, event.now);
     case 'deleted':
       if (state.status === ActionStatus.InProgress) {
         throw new TransitionRefusedError('Action is IN_PROGRESS (running now) and cannot be deleted; cancel it instead');
@@ -257,9 +267,7 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
   const attempt = attemptNumber(state);
   const remaining = state.executionRemainder === null ? null : state.executionRemainder - 1;
   const schedule = scheduleOf(state);
-  const scheduled = schedule && (remaining === null || remaining >= 1) ? nextScheduledTime(state, schedule, now) : null;
-  // Skips asked for while this occurrence was covered come after it.
-  const next = scheduled && schedule && state.skipPending > 0 ? withRequestedSkips(scheduled, schedule, state.skipPending) : scheduled;
+  const next = schedule && (remaining === null || remaining >= 1) ? nextRun(state, schedule, now) : null;
   if (!next?.time || (state.endAt && next.time > state.endAt)) {
     return {
       changes: {
@@ -296,6 +304,12 @@ interface NextTime {
   time: Date | null;
   catchUpNote?: string;
   skipped: SkippedOccurrences[];
+}
+
+/** The occurrence after the current one that runs: skips asked for while the current one was covered come after it. */
+function nextRun(state: ActionState, schedule: Schedule, now: Date): NextTime | null {
+  const scheduled = nextScheduledTime(state, schedule, now);
+  return scheduled && state.skipPending > 0 ? withRequestedSkips(scheduled, schedule, state.skipPending) : scheduled;
 }
 
 function withRequestedSkips(next: NextTime, schedule: Schedule, count: number): NextTime {
@@ -338,6 +352,50 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
     changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, jittered(state, next, state.occurrence)) },
     entry: { to: ActionStatus.Pending, attempt: 0, note: `${requested}; next at ${next.toISOString()}` },
     skipped,
+  };
+}
+
+/**
+ * The current occurrence's date is in the action's calendar: it is skipped (taking no occurrence
+ * number, consuming no execution) and the schedule moves on as after a run. A cancellation that
+ * waited for this occurrence takes effect; a pause that let it run holds the next one.
+ */
+function onCalendarDate(state: ActionState, now: Date): Outcome {
+  const schedule = scheduleOf(state);
+  if (!schedule || state.calendar === null) throw new TransitionRefusedError('Only a repeating action with a calendar skips the dates of its calendar');
+  const skip: SkippedOccurrences = { time: state.executionTime, count: 1, reason: 'calendar' };
+  const note = `${state.executionTime.toISOString()} is a date of calendar ${state.calendar}`;
+  if (state.cancelRequestedAt) {
+    return {
+      changes: { status: ActionStatus.Canceled, skipPending: 0 },
+      entry: { to: ActionStatus.Canceled, attempt: 0, note: storableNote(`${note}; canceled as requested`) },
+      finished: true,
+      skipped: [skip],
+    };
+  }
+  const next = nextRun(state, schedule, now);
+  if (!next?.time || (state.endAt && next.time > state.endAt)) {
+    return {
+      changes: { status: ActionStatus.Completed, skipPending: 0 },
+      entry: { to: ActionStatus.Completed, attempt: 0, note: `${note}; no occurrence is left before endAt` },
+      finished: true,
+      skipped: [skip, ...withinEnd(next?.skipped ?? [], state.endAt)],
+    };
+  }
+  return {
+    changes: {
+      executionTime: next.time,
+      skipPending: 0,
+      // Skipped occurrences take no number: a pause that let this one run holds the next, which keeps it.
+      ...(state.pausedFrom !== null && { pausedFrom: state.occurrence }),
+      ...dueAgainAt(state, jittered(state, next.time, state.occurrence)),
+    },
+    entry: {
+      to: ActionStatus.Pending,
+      attempt: 0,
+      note: storableNote([`${note}; next at ${next.time.toISOString()}`, next.catchUpNote].filter(Boolean).join('; ')),
+    },
+    skipped: [skip, ...next.skipped],
   };
 }
 
@@ -442,7 +500,7 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
 
 /**
  * A client's change: fields replace the stored ones (`null` clears `endAt`, `retryPolicy`,
- * `callbackUrl` and `jitterMs`, and sets `dstPolicy` back to its default);
+ * `callbackUrl`, `jitterMs` and `calendar`, and sets `dstPolicy` back to its default);
  * `repeat: false` drops the schedule. A new executionTime, cron or zone gives a new current
  * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
  * The result must still be a runnable schedule (`assertRunnableSchedule`).
@@ -461,6 +519,7 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
     'timezone',
     'callbackUrl',
     'jitterMs',
+    'calendar',
   ] as const) {
     if (changes[field] !== undefined) Object.assign(next, { [field]: changes[field] });
   }
@@ -472,7 +531,9 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
   const repeat = changes.repeat ?? state.repeat;
   if (changes.repeat !== undefined) next.repeat = repeat;
   if (changes.dstPolicy !== undefined) next.dstPolicy = changes.dstPolicy ?? (repeat ? DEFAULT_DST_POLICY : null);
-  if (!repeat && changes.repeat === false) Object.assign(next, { frequency: null, cron: null, executionRemainder: null, timezone: null, dstPolicy: null });
+  if (!repeat && changes.repeat === false) {
+    Object.assign(next, { frequency: null, cron: null, executionRemainder: null, timezone: null, dstPolicy: null, calendar: null });
+  }
   if (repeat && (next.timezone ?? state.timezone) === null) next.timezone = 'UTC';
   if (repeat && (next.dstPolicy ?? state.dstPolicy) === null) next.dstPolicy = DEFAULT_DST_POLICY;
   const merged = { ...state, ...next };

@@ -25,6 +25,8 @@ export interface ActionRequest {
   jitterMs: number | null;
   /** For a repeating action; null: the default (shift, first). */
   dstPolicy: DstPolicy | null;
+  /** The calendar whose dates a repeating action skips; null: none. */
+  calendar: string | null;
 }
 
 /**
@@ -71,6 +73,7 @@ export function newActionState(request: ActionRequest, keyId: string, now: Date,
     jitterMs: request.jitterMs,
     jitterSeed,
     dstPolicy,
+    calendar: request.calendar,
   };
   if (request.executionTime === null && !state.cron)
     throw new InvalidChangeError('executionTime is required (it may be omitted only with a cron schedule)');

@@ -28,6 +28,7 @@ export function assertRunnableSchedule(state: ActionState): void {
   if (!state.repeat) {
     if (state.cron !== null) throw new InvalidChangeError('cron needs repeat: true');
     if (state.dstPolicy !== null) throw new InvalidChangeError('dstPolicy needs repeat: true: a one-off action has no schedule to meet a clock change');
+    if (state.calendar !== null) throw new InvalidChangeError('calendar needs repeat: true: a one-off action has no occurrences to skip');
     return;
   }
   if (state.frequency && state.cron) throw new InvalidChangeError('give either frequency or cron for a repeating action, not both');

@@ -2,3 +2,4 @@ export * from './cron-expression';
 export * from './dst-policy';
 export * from './schedule';
 export * from './zoned-time';
+export * from './calendar';

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { CalendarDates } from '@app/domain';
+
+/** A calendar as stored: its dates as `YYYY-MM-DD`, in order. */
+export interface CalendarRecord {
+  name: string;
+  dates: string[];
+  description: string | null;
+  updatedAt: Date;
+}
+
+/** What deleting a calendar came to: refused while an action names it (`namedBy` of them). */
+export type CalendarDeletion = { kind: 'deleted' } | { kind: 'missing' } | { kind: 'in-use'; namedBy: number };
+
+// Dates travel as text: the driver would turn a `date` into a Date at local midnight.
+const CALENDAR = `c.name, c.description, c.updated_at AS "updatedAt",
+  ARRAY(SELECT to_char(d.day, 'YYYY-MM-DD') FROM calendar_dates d WHERE d.calendar = c.name ORDER BY d.day) AS dates`;
+
+/** The foreign key from an action to its calendar (see the holiday-calendars migration). */
+const ACTION_CALENDAR_KEY = 'actions_calendar_fkey';
+
+/** Calendars: named sets of dates that the schedules naming them skip. */
+@Injectable()
+export class CalendarsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Creates the calendar or replaces its dates and description. Concurrent puts of one name are
+   * serialized by its row; actions are not touched (the claim reads the dates when an occurrence
+   * comes due), so the cost does not grow with the actions that use it.
+   */
+  async put(name: string, dates: readonly string[], description: string | null): Promise<CalendarRecord> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(
+        `INSERT INTO calendars (name, description) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, updated_at = clock_timestamp()`,
+        [name, description],
+      );
+      await manager.query(`DELETE FROM calendar_dates WHERE calendar = $1 AND day <> ALL($2::date[])`, [name, dates]);
+      await manager.query(`INSERT INTO calendar_dates (calendar, day) SELECT $1, unnest($2::date[]) ON CONFLICT DO NOTHING`, [name, dates]);
+      const [calendar]: CalendarRecord[] = await manager.query(`SELECT ${CALENDAR} FROM calendars c WHERE c.name = $1`, [name]);
+      return calendar;
+    });
+  }
+
+  async find(name: string): Promise<CalendarRecord | null> {
+    const [calendar]: CalendarRecord[] = await this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c WHERE c.name = $1`, [name]);
+    return calendar ?? null;
+  }
+
+  list(): Promise<CalendarRecord[]> {
+    return this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c ORDER BY c.name`);
+  }
+
+  /** The calendar's dates, as the schedules naming it read them; null when there is no such calendar. */
+  async datesOf(name: string): Promise<CalendarDates | null> {
+    const calendar = await this.find(name);
+    return calendar && new Set(calendar.dates);
+  }
+
+  /** Those of `names` that name no calendar. */
+  async unknown(names: readonly string[]): Promise<string[]> {
+    if (names.length === 0) return [];
+    const rows: { name: string }[] = await this.dataSource.query(
+      `SELECT n.name FROM unnest($1::varchar[]) AS n(name) WHERE NOT EXISTS (SELECT 1 FROM calendars c WHERE c.name = n.name)`,
+      [[...new Set(names)]],
+    );
+    return rows.map((row) => row.name);
+  }
+
+  /** Deletes the calendar with its dates, unless an action names it: the foreign key decides, atomically with any create naming it. */
+  async delete(name: string): Promise<CalendarDeletion> {
+    try {
+      const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM calendars WHERE name = $1`, [name]);
+      return deleted === 1 ? { kind: 'deleted' } : { kind: 'missing' };
+    } catch (error) {
+      if (!violates(error, ACTION_CALENDAR_KEY)) throw error;
+      const [{ count }]: { count: number }[] = await this.dataSource.query(`SELECT count(*)::int AS count FROM actions WHERE calendar = $1`, [name]);
+      return { kind: 'in-use', namedBy: count };
+    }
+  }
+}
+
+/** Whether a write naming a calendar failed because the calendar was deleted after it was checked. */
+export function isCalendarDeletedMeanwhile(error: unknown): boolean {
+  return violates(error, ACTION_CALENDAR_KEY);
+}
+
+function violates(error: unknown, constraint: string): boolean {
+  const cause = (error as { driverError?: { code?: string; constraint?: string } }).driverError ?? (error as { code?: string; constraint?: string });
+  return cause?.code === '23503' && cause.constraint === constraint;
+}
