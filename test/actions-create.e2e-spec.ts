@@ -50,6 +50,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       paused: false,
       jitterMs: null,
       dstPolicy: { gap: 'shift', overlap: 'first' },
+      calendar: null,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
     });

@@ -69,6 +69,8 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       '/actions/{id}/resume',
       '/actions/{id}/retry',
       '/actions/{id}/skip',
+      '/calendars',
+      '/calendars/{name}',
       '/health',
       '/health/live',
       '/health/ready',

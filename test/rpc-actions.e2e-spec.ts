@@ -114,6 +114,25 @@ describe.each([
     expect((await refusal(rpc.skip(oneOff.id))).statusCode).toBe(409);
   });
 
+  it('calendars: put, get, list and delete reply as their HTTP twins; a bad name or date is 400, a named calendar 409, an unknown one 404', async () => {
+    const put = await rpc.calendars.put('rpc-holidays', { dates: ['2031-12-25', '2031-01-01'], description: 'over RPC' });
+    expect(put).toMatchObject({ name: 'rpc-holidays', dates: ['2031-01-01', '2031-12-25'], description: 'over RPC' });
+    expect(await rpc.calendars.get('rpc-holidays')).toEqual(await http.calendars.get('rpc-holidays'));
+    expect(await rpc.calendars.list()).toEqual(await http.calendars.list());
+    expect((await refusal(raw.send(RPC_PATTERNS.putCalendar, { name: 'bad name', dates: [] }))).statusCode).toBe(400);
+    expect((await refusal(raw.send(RPC_PATTERNS.putCalendar, { name: 'x', dates: ['2031-02-30'] }))).statusCode).toBe(400);
+    expect((await refusal(raw.send(RPC_PATTERNS.getCalendar, { name: 'rpc-holidays', extra: 1 }))).statusCode).toBe(400);
+    const daily = await rpc.create({ ...notificationExample(86_400_000), calendar: 'rpc-holidays' });
+    expect((await refusal(rpc.calendars.delete('rpc-holidays'))).body).toMatchObject({
+      statusCode: 409,
+      message: expect.stringMatching(/named by 1 action/),
+    });
+    await rpc.delete(daily.id);
+    await rpc.calendars.delete('rpc-holidays');
+    expect((await refusal(rpc.calendars.get('rpc-holidays'))).statusCode).toBe(404);
+    expect((await refusal(rpc.calendars.delete('rpc-holidays'))).statusCode).toBe(404);
+  });
+
   it('a create repeated with its Idempotency-Key answers the first action; another body with it is 422', async () => {
     const key = `rpc-${randomUUID()}`;
     const body = httpRequestExample();

@@ -8,6 +8,7 @@ import { ObservabilityModule } from '@app/observability';
 import { SchedulingModule } from '@app/scheduling';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
+import { CalendarsModule } from './calendars/calendars.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
 import { MetricsModule } from './metrics/metrics.module';
@@ -28,6 +29,7 @@ export class ApiModule {
         SchedulingModule.forRoot(actionTypes),
         ActionsModule,
         WebhooksModule,
+        CalendarsModule,
         RpcModule,
         AdminModule.forRoot(actionTypes),
         ConsoleModule,

@@ -3,6 +3,8 @@ import {
   ActionPage,
   ActionResource,
   ActionStats,
+  CalendarListResource,
+  CalendarResource,
   CreateActionRequest,
   CreateWebhookRequest,
   CreatedWebhookResource,
@@ -13,6 +15,7 @@ import {
   ListActionsParams,
   Occurrences,
   PageParams,
+  PutCalendarRequest,
   RPC_PATTERNS,
   RpcPattern,
   UpdateActionRequest,
@@ -23,7 +26,7 @@ import { SignedHttp, SignedHttpOptions } from './http/signed-http';
 import { PunctualError, asErrorBody } from './punctual-error';
 import { SignedRpc, SignedRpcOptions } from './rpc/signed-rpc';
 
-type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One call, in the form each door takes: an HTTP route with its body, or a message pattern with its body. */
 interface Call {
@@ -52,7 +55,12 @@ type Query = Record<string, string | number | undefined>;
  *   { idempotencyKey: `downgrade-${accountId}` });
  */
 export class PunctualClient {
-  protected constructor(private readonly door: Door) {}
+  /** The calendars whose dates repeating actions skip. */
+  readonly calendars: PunctualCalendars;
+
+  protected constructor(private readonly door: Door) {
+    this.calendars = new PunctualCalendars(door);
+  }
 
   /** A client over HTTP: every `/actions` route, and the `/webhooks` routes under `webhooks`. */
   static overHttp(options: SignedHttpOptions): PunctualHttpClient {
@@ -162,6 +170,38 @@ export class PunctualClient {
     return this.door.call({
       http: { method: 'POST', path: `/actions/${encodeURIComponent(id)}/${route}`, body },
       rpc: { pattern, body: { id, ...body } },
+    });
+  }
+}
+
+/** The `/calendars` routes, or their message patterns: named dates that the schedules naming them skip. */
+export class PunctualCalendars {
+  constructor(private readonly door: Door) {}
+
+  /** Creates the calendar, or replaces its dates and description; the change applies to every occurrence still to come. */
+  put(name: string, body: PutCalendarRequest): Promise<CalendarResource> {
+    return this.door.call({
+      http: { method: 'PUT', path: `/calendars/${encodeURIComponent(name)}`, body },
+      rpc: { pattern: RPC_PATTERNS.putCalendar, body: { name, ...body } },
+    });
+  }
+
+  get(name: string): Promise<CalendarResource> {
+    return this.door.call({
+      http: { method: 'GET', path: `/calendars/${encodeURIComponent(name)}` },
+      rpc: { pattern: RPC_PATTERNS.getCalendar, body: { name } },
+    });
+  }
+
+  list(): Promise<CalendarListResource> {
+    return this.door.call({ http: { method: 'GET', path: '/calendars' }, rpc: { pattern: RPC_PATTERNS.listCalendars, body: {} } });
+  }
+
+  /** Refused (409) while an action names the calendar. */
+  async delete(name: string): Promise<void> {
+    await this.door.call({
+      http: { method: 'DELETE', path: `/calendars/${encodeURIComponent(name)}` },
+      rpc: { pattern: RPC_PATTERNS.deleteCalendar, body: { name } },
     });
   }
 }

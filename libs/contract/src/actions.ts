@@ -49,6 +49,8 @@ export interface CreateActionRequest {
   jitterMs?: number | null;
   /** A wall-clock schedule's rule for daylight-saving changes (repeating actions; default shift, first). */
   dstPolicy?: DstPolicyBody | null;
+  /** The name of a calendar whose dates the schedule skips (repeating actions). */
+  calendar?: string | null;
 }
 
 /** How a wall-clock schedule meets daylight-saving changes: a skipped local time, and a repeated one. */
@@ -57,7 +59,7 @@ export interface DstPolicyBody {
   overlap: 'first' | 'last' | 'both';
 }
 
-/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl` and `jitterMs`, and sets `dstPolicy` back to its default. */
+/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl`, `jitterMs` and `calendar`, and sets `dstPolicy` back to its default. */
 export type UpdateActionRequest = Omit<Partial<CreateActionRequest>, 'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'> & {
   endAt?: ApiTime | null;
   retryPolicy?: RetryPolicyBody | null;
@@ -111,6 +113,8 @@ export interface ActionResource {
   jitterMs: number | null;
   /** Null for a one-off action. */
   dstPolicy: DstPolicyBody | null;
+  /** The calendar whose dates the schedule skips; null: none. */
+  calendar: string | null;
   createdAt: string;
   updatedAt: string;
 }

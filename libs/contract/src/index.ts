@@ -1,4 +1,5 @@
 export * from './actions';
+export * from './calendars';
 export * from './error-body';
 export * from './rpc';
 export * from './sign-request';

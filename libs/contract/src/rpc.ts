@@ -15,6 +15,10 @@ export const RPC_PATTERNS = {
   pause: 'punctual.actions.pause',
   resume: 'punctual.actions.resume',
   skip: 'punctual.actions.skip',
+  putCalendar: 'punctual.calendars.put',
+  getCalendar: 'punctual.calendars.get',
+  listCalendars: 'punctual.calendars.list',
+  deleteCalendar: 'punctual.calendars.delete',
 } as const;
 
 export type RpcPattern = (typeof RPC_PATTERNS)[keyof typeof RPC_PATTERNS];

@@ -1,8 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
-import { ActionCountsRepository, ActionEntity, ActionStats, ActionsRepository, HistoryRecord, HistoryRepository, NewAction } from '@app/database';
-import { Clock, LifecycleEvent, MisfirePolicy, TransitionRefusedError, unlockedGuard, newActionState, transition, upcomingOccurrences } from '@app/domain';
+import {
+  ActionCountsRepository,
+  ActionEntity,
+  ActionStats,
+  ActionsRepository,
+  CalendarsRepository,
+  HistoryRecord,
+  HistoryRepository,
+  NewAction,
+  isCalendarDeletedMeanwhile,
+} from '@app/database';
+import {
+  CalendarDates,
+  Clock,
+  LifecycleEvent,
+  MisfirePolicy,
+  TransitionRefusedError,
+  unlockedGuard,
+  newActionState,
+  transition,
+  upcomingOccurrences,
+} from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { ActionScheduler } from '@app/scheduling';
@@ -50,6 +70,7 @@ export class ActionsService {
     private readonly actions: ActionsRepository,
     private readonly history: HistoryRepository,
     private readonly counts: ActionCountsRepository,
+    private readonly calendars: CalendarsRepository,
     private readonly types: ActionTypeRegistry,
     private readonly scheduler: ActionScheduler,
     private readonly clock: Clock,
@@ -63,17 +84,23 @@ export class ActionsService {
    */
   async create(dto: CreateActionDto, keyId: string, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
     const input = await this.toNewAction(dto, keyId, 'data');
-    if (idempotency) return this.scheduler.createIdempotent(keyId, idempotency.key, idempotency.requestHash, input);
-    return { created: true, action: await this.scheduler.create(input) };
+    await this.assertCalendarsExist([{ calendar: input.state.calendar, field: 'calendar' }]);
+    return refusingDeletedCalendars(async () => {
+      if (idempotency) return this.scheduler.createIdempotent(keyId, idempotency.key, idempotency.requestHash, input);
+      return { created: true, action: await this.scheduler.create(input) };
+    });
   }
 
   /** Validates every item first and names each bad one by index; then stores all in one statement. */
   async createBatch(items: CreateActionDto[], keyId: string): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
+    const calendars: { calendar: string | null; field: string }[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        inputs.push(await this.toNewAction(item, keyId, `items.${index}.data`));
+        const input = await this.toNewAction(item, keyId, `items.${index}.data`);
+        inputs.push(input);
+        calendars.push({ calendar: input.state.calendar, field: `items.${index}.calendar` });
       } catch (error) {
         if (error instanceof InvalidActionDataError) problems.push(...error.problems);
         else if (error instanceof UnknownActionTypeError) problems.push(`items.${index}.action: ${error.message}`);
@@ -81,7 +108,8 @@ export class ActionsService {
       }
     }
     if (problems.length > 0) throw new InvalidActionDataError(problems);
-    return this.scheduler.createAll(inputs);
+    await this.assertCalendarsExist(calendars);
+    return refusingDeletedCalendars(() => this.scheduler.createAll(inputs));
   }
 
   async get(id: string): Promise<ActionEntity> {
@@ -124,12 +152,15 @@ export class ActionsService {
 
   /** The action's next scheduled times from its current occurrence on (the recurrence the worker follows). */
   async occurrences(id: string, count: number): Promise<Date[]> {
-    return upcomingOccurrences(await this.get(id), count);
+    const action = await this.get(id);
+    return upcomingOccurrences(action, count, await this.calendarDates(action.calendar));
   }
 
   /** The times a create body would run at, validated exactly as a create; nothing is stored or queued. */
   async preview(dto: CreateActionDto, keyId: string, count: number): Promise<Date[]> {
-    return upcomingOccurrences((await this.toNewAction(dto, keyId, 'data')).state, count);
+    const { state } = await this.toNewAction(dto, keyId, 'data');
+    await this.assertCalendarsExist([{ calendar: state.calendar, field: 'calendar' }]);
+    return upcomingOccurrences(state, count, await this.calendarDates(state.calendar));
   }
 
   /**
@@ -142,7 +173,8 @@ export class ActionsService {
       const guard = unlockedGuard(current, 'changed', this.clock.now(), this.config.scheduling.lockWindowMs);
       if (dto.data) await this.types.validateData(current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
-      return this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), guard);
+      await this.assertCalendarsExist([{ calendar: dto.calendar ?? null, field: 'calendar' }]);
+      return refusingDeletedCalendars(() => this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), guard));
     });
   }
 
@@ -234,6 +266,7 @@ export class ActionsService {
         callbackUrl: dto.callbackUrl ?? null,
         jitterMs: dto.jitterMs ?? null,
         dstPolicy: dto.dstPolicy ?? null,
+        calendar: dto.calendar ?? null,
       },
       apiKeyId,
       this.clock.now(),
@@ -242,9 +275,37 @@ export class ActionsService {
     return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
   }
 
+  /** Refuses (400, naming each field) a calendar name that names no calendar; asks nothing when none is named. */
+  private async assertCalendarsExist(named: { calendar: string | null; field: string }[]): Promise<void> {
+    const unknown = new Set(await this.calendars.unknown(named.flatMap(({ calendar }) => (calendar === null ? [] : [calendar]))));
+    const problems = named
+      .filter(({ calendar }) => calendar !== null && unknown.has(calendar))
+      .map(({ calendar, field }) => unknownCalendar(field, calendar!));
+    if (problems.length > 0) throw new InvalidActionDataError(problems);
+  }
+
+  /** The dates of the calendar an action names, as they are now. */
+  private async calendarDates(calendar: string | null): Promise<CalendarDates | undefined> {
+    return calendar === null ? undefined : ((await this.calendars.datesOf(calendar)) ?? undefined);
+  }
+
   /** A callback URL must be http(s) and not refused by the egress policy (400 naming the field). */
   private assertCallbackUrl(url: string | null | undefined, field: string): void {
     const problem = url == null ? null : webhookUrlProblem(url, field, this.egress, false);
     if (problem) throw new InvalidActionDataError([problem]);
+  }
+}
+
+function unknownCalendar(field: string, name: string): string {
+  return `${field}: no calendar is named ${name}; create it first with PUT /calendars/${name}`;
+}
+
+/** A calendar deleted between its check and the write that names it is refused like one that never was (400). */
+async function refusingDeletedCalendars<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isCalendarDeletedMeanwhile(error)) throw new InvalidActionDataError(['calendar: the calendar named was deleted meanwhile; create it again first']);
+    throw error;
   }
 }

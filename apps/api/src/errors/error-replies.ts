@@ -21,6 +21,8 @@ export const ERROR_ANSWERS: Readonly<Record<ErrorCode, ErrorAnswer>> = {
   [ErrorCode.WebhookNotFound]: { status: HttpStatus.NOT_FOUND, error: 'Not Found' },
   [ErrorCode.DeliveryNotFound]: { status: HttpStatus.NOT_FOUND, error: 'Not Found' },
   [ErrorCode.DeliveryPending]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
+  [ErrorCode.CalendarNotFound]: { status: HttpStatus.NOT_FOUND, error: 'Not Found' },
+  [ErrorCode.CalendarInUse]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
   [ErrorCode.TransitionRefused]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
   [ErrorCode.TooManySubscriptions]: { status: HttpStatus.CONFLICT, error: 'Conflict' },
   [ErrorCode.InvalidChange]: { status: HttpStatus.BAD_REQUEST, error: 'Bad Request' },

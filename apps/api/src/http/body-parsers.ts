@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NextFunction, Request, RequestHandler, Response, raw, urlencoded } from 'express';
 import { ADMIN_ROUTE } from '../admin/admin.module';
 import { bodyTooLarge, parseJsonBody } from '../input/json-body';
-import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES } from '../input/limits';
+import { BATCH_BODY_LIMIT_BYTES, BODY_LIMIT_BYTES, CALENDAR_BODY_LIMIT_BYTES } from '../input/limits';
 
 /** A request whose body bytes were read and kept as they came; `body` parses them when first read. */
 export type BufferedRequest = Request & { rawBody?: Buffer };
@@ -21,6 +21,7 @@ export function useBufferedBodies(app: INestApplication): void {
   // The console's HTML forms: small, and a body read here is not read again below.
   app.use('/admin', urlencoded({ extended: false, limit: '16kb' }));
   app.use('/actions/batch', bufferedBody(BATCH_BODY_LIMIT_BYTES));
+  app.use('/calendars', bufferedBody(CALENDAR_BODY_LIMIT_BYTES));
   app.use(bufferedBody(BODY_LIMIT_BYTES));
   app.use(bodyErrorsAsJson);
 }

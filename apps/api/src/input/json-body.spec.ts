@@ -43,7 +43,7 @@ describe('parseJsonBody: the body rules of HTTP and RPC alike', () => {
     expect(bodyTooLarge(65_536).getResponse()).toEqual({
       statusCode: 413,
       error: 'Payload Too Large',
-      message: 'Request body exceeds the limit of 65536 bytes (64 KiB per action, 1 MiB per batch)',
+      message: 'Request body exceeds the limit of 65536 bytes (64 KiB per action, 256 KiB per calendar, 1 MiB per batch)',
     });
   });
 });

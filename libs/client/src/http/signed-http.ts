@@ -65,6 +65,10 @@ export class SignedHttp<Body = unknown> {
     return this.request<T>('POST', pathWithQuery, body, options);
   }
 
+  put<T = Body>(pathWithQuery: string, body?: unknown, options?: HttpRequestOptions): Promise<HttpExchange<T>> {
+    return this.request<T>('PUT', pathWithQuery, body, options);
+  }
+
   patch<T = Body>(pathWithQuery: string, body?: unknown, options?: HttpRequestOptions): Promise<HttpExchange<T>> {
     return this.request<T>('PATCH', pathWithQuery, body, options);
   }

@@ -63,6 +63,8 @@ export class ActionResponse implements ActionResource {
     description: "A wall-clock schedule's rule for daylight-saving changes; null for a one-off action",
   })
   dstPolicy: DstPolicyBody | null;
+  @ApiProperty({ type: 'string', nullable: true, description: 'The calendar whose dates the schedule skips; null: none' })
+  calendar: string | null;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 

@@ -7,6 +7,7 @@ import { MAX_INT32 } from '../../input/limits';
 import { OptionalNotNull } from '../../input/not-null';
 import { AsSent } from './as-sent';
 import { IsExecutionTime } from './execution-time';
+import { IsCalendarName } from './calendar-name';
 import { IsDstPolicy } from './dst-policy';
 import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
@@ -94,4 +95,7 @@ export class UpdateActionDto implements UpdateActionRequest {
 
   @IsDstPolicy()
   dstPolicy?: DstPolicy | null;
+
+  @IsCalendarName()
+  calendar?: string | null;
 }

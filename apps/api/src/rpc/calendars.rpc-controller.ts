@@ -1,0 +1,44 @@
+import { Controller, UseFilters, UseGuards } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { SignatureGuard } from '@app/signature';
+import { CALENDAR_NAME } from '../calendars/calendar-name.pipe';
+import { CalendarsService } from '../calendars/calendars.service';
+import { CalendarListResponse, CalendarResponse } from '../calendars/dto/calendar.response';
+import { PutCalendarDto } from '../calendars/dto/put-calendar.dto';
+import { RpcErrorFilter } from './rpc-error.filter';
+import { envelope, validated } from './rpc-input';
+import { RPC_BODY, RPC_CALENDAR_BODY } from './rpc-json-body.pipe';
+
+/** Every `/calendars` route as a message pattern (`{ "name", … body }`), through the service its HTTP twin calls. */
+@UseGuards(SignatureGuard)
+@UseFilters(RpcErrorFilter)
+@Controller()
+export class CalendarsRpcController {
+  constructor(private readonly calendars: CalendarsService) {}
+
+  @MessagePattern(RPC_PATTERNS.putCalendar)
+  async put(@Payload(RPC_CALENDAR_BODY) body: unknown): Promise<CalendarResponse> {
+    const { name, ...rest } = envelope(body, ['name', 'dates', 'description']);
+    const dto = await validated(PutCalendarDto, rest);
+    return CalendarResponse.from(await this.calendars.put(CALENDAR_NAME.transform(name), dto));
+  }
+
+  @MessagePattern(RPC_PATTERNS.getCalendar)
+  async get(@Payload(RPC_BODY) body: unknown): Promise<CalendarResponse> {
+    return CalendarResponse.from(await this.calendars.get(CALENDAR_NAME.transform(envelope(body, ['name']).name)));
+  }
+
+  @MessagePattern(RPC_PATTERNS.listCalendars)
+  async list(@Payload(RPC_BODY) body: unknown): Promise<CalendarListResponse> {
+    envelope(body, []);
+    return { items: (await this.calendars.list()).map(CalendarResponse.from) };
+  }
+
+  /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
+  @MessagePattern(RPC_PATTERNS.deleteCalendar)
+  async remove(@Payload(RPC_BODY) body: unknown): Promise<null> {
+    await this.calendars.remove(CALENDAR_NAME.transform(envelope(body, ['name']).name));
+    return null;
+  }
+}
