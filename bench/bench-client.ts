@@ -17,6 +17,10 @@ export class BenchClient {
     return this.send('POST', path, JSON.stringify(body));
   }
 
+  put<T = any>(path: string, body: unknown): Promise<{ status: number; body: T }> {
+    return this.send('PUT', path, JSON.stringify(body));
+  }
+
   get<T = any>(path: string): Promise<{ status: number; body: T }> {
     return this.send('GET', path, '');
   }

@@ -10,6 +10,7 @@ export const WORKLOADS = [
   'boundedReads',
   'occurrenceCost',
   'cronFiring',
+  'calendarChange',
   'observability',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];

@@ -14,6 +14,7 @@ export function benchSizes(quick: boolean) {
         backlog: [0, 2000, 5000],
         reads: { actions: 20_000, historyEntries: 5_000, requests: 200 },
         calendars: { calls: 2000, cronActions: 500 },
+        calendarChange: { actions: 5_000, changes: 10 },
         observability: { singles: 1000, burst: 2000, rounds: 1 },
         unsigned: { requests: 50, probes: 200 },
       }
@@ -30,6 +31,7 @@ export function benchSizes(quick: boolean) {
         backlog: [0, 100_000, 1_000_000],
         reads: { actions: 1_000_000, historyEntries: 50_000, requests: 1000 },
         calendars: { calls: 20_000, cronActions: 2000 },
+        calendarChange: { actions: 100_000, changes: 50 },
         observability: { singles: 10_000, burst: 20_000, rounds: 3 },
         unsigned: { requests: 500, probes: 2000 },
       };
