@@ -137,6 +137,7 @@ export const envSchema = z.object({
   ADMIN_USER: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters'),
   LOCK_WINDOW_MS: nonNegativeInt.default(120000),
+  MIN_REPEAT_INTERVAL_MS: nonNegativeInt.default(1000),
   MAX_RETRIES: nonNegativeInt.default(3),
   BACKOFF_BASE_MS: positiveInt.default(1000),
   BACKOFF_MAX_MS: positiveInt.default(3600000),

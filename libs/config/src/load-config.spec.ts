@@ -31,6 +31,7 @@ describe('loadConfig', () => {
     expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/punctual', poolSize: 20, statementTimeoutMs: 30000 });
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
+      minRepeatIntervalMs: 1000,
       maxRetries: 3,
       backoff: { kind: 'exponential', baseMs: 1000, maxMs: 3600000 },
       retentionDays: 14,

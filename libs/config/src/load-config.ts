@@ -42,6 +42,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     admin: { user: env.ADMIN_USER, password: env.ADMIN_PASSWORD },
     scheduling: {
       lockWindowMs: env.LOCK_WINDOW_MS,
+      minRepeatIntervalMs: env.MIN_REPEAT_INTERVAL_MS,
       maxRetries: env.MAX_RETRIES,
       backoff: env.BACKOFF_DELAYS_MS
         ? { kind: 'fixed-list', delaysMs: env.BACKOFF_DELAYS_MS }

@@ -30,6 +30,8 @@ export abstract class PunctualConfig {
   abstract readonly admin: { readonly user: string; readonly password: string };
   abstract readonly scheduling: {
     readonly lockWindowMs: number;
+    /** A repeating schedule whose occurrences can come closer than this is refused. */
+    readonly minRepeatIntervalMs: number;
     readonly maxRetries: number;
     readonly backoff: BackoffPolicy;
     readonly retentionDays: number;

@@ -18,6 +18,7 @@ import {
   LifecycleEvent,
   MisfirePolicy,
   TransitionRefusedError,
+  assertRepeatInterval,
   unlockedGuard,
   newActionState,
   transition,
@@ -174,7 +175,9 @@ export class ActionsService {
       if (dto.data) await this.types.validateData(current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
       await this.assertCalendarsExist([{ calendar: dto.calendar ?? null, field: 'calendar' }]);
-      return refusingDeletedCalendars(() => this.scheduler.apply(transition(current, { type: 'patched', changes: dto, by: keyId }), guard));
+      const patched = transition(current, { type: 'patched', changes: dto, by: keyId });
+      assertRepeatInterval(patched.after, this.config.scheduling.minRepeatIntervalMs);
+      return refusingDeletedCalendars(() => this.scheduler.apply(patched, guard));
     });
   }
 
@@ -272,6 +275,7 @@ export class ActionsService {
       this.clock.now(),
       randomInt(2 ** 31),
     );
+    assertRepeatInterval(state, this.config.scheduling.minRepeatIntervalMs);
     return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
   }
 

@@ -1,5 +1,6 @@
 import { InvalidCronError } from '../schedule/cron-expression';
 import { DstPolicy } from '../schedule/dst-policy';
+import { shortestRepeatInterval } from '../schedule/repeat-interval';
 import { Schedule, firstCronTimeAtOrAfter } from '../schedule/schedule';
 import { isKnownTimeZone } from '../schedule/zoned-time';
 import { ActionState } from './action-state';
@@ -38,6 +39,19 @@ export function assertRunnableSchedule(state: ActionState): void {
   if (state.endAt && state.endAt < state.executionTime) {
     throw new InvalidChangeError(`endAt (${state.endAt.toISOString()}) is before the first occurrence (${state.executionTime.toISOString()})`);
   }
+}
+
+/**
+ * A repeating schedule whose occurrences can come closer than `minMs` (MIN_REPEAT_INTERVAL_MS) is
+ * refused: one action must not be able to run many times a second.
+ */
+export function assertRepeatInterval(state: ActionState, minMs: number): void {
+  const schedule = scheduleOf(state);
+  if (!schedule) return;
+  const shortest = shortestRepeatInterval(schedule);
+  if (shortest >= minMs) return;
+  const what = schedule.cron ? `cron "${schedule.cron}"` : `frequency ${schedule.frequency}`;
+  throw new InvalidChangeError(`${what} runs as often as every ${shortest} ms; occurrences must be at least ${minMs} ms apart (MIN_REPEAT_INTERVAL_MS)`);
 }
 
 /** A cron action's occurrence at or after `from`; refuses an expression that is invalid or never matches again. */

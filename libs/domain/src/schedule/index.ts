@@ -3,3 +3,4 @@ export * from './dst-policy';
 export * from './schedule';
 export * from './zoned-time';
 export * from './calendar';
+export * from './repeat-interval';
