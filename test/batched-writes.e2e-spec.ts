@@ -1,4 +1,4 @@
-import { ActionEntity, ActionsRepository, ClaimResult, LifecycleStore } from '@app/database';
+import { ActionEntity, ActionsRepository, ClaimResult, EVERY_TENANT, LifecycleStore } from '@app/database';
 import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
@@ -103,7 +103,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
     const events = [succeeded('done'), failed('boom'), failed('gave up', true), succeeded(null)];
     const results = await Promise.all(actions.map((action, i) => record(action, events[i])));
     for (const [i, action] of actions.entries()) {
-      const stored = await api.app.get(ActionsRepository).findById(action.id);
+      const stored = await api.app.get(ActionsRepository).findById(action.id, EVERY_TENANT);
       expect({ ...results[i] }).toEqual({ ...stored });
     }
   });

@@ -31,8 +31,8 @@ describe('The claim statement reads actions by id, whatever the statistics say',
     // TRUNCATE resets the table's size statistics; the burst that follows is not analyzed.
     await db.query('TRUNCATE actions CASCADE');
     await db.query(
-      `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata, repeat, misfire_policy, occurrence, retry_count, revision)
-       SELECT gen_random_uuid(), 'HTTP_REQUEST', 'PENDING', now(), now(), now(), '{}', '{}', false, 'RUN_ONCE', 1, 0, 0 FROM generate_series(1, $1)`,
+      `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata, repeat, misfire_policy, occurrence, retry_count, revision)
+       SELECT gen_random_uuid(), 'default', 'HTTP_REQUEST', 'PENDING', now(), now(), now(), '{}', '{}', false, 'RUN_ONCE', 1, 0, 0 FROM generate_series(1, $1)`,
       [BURST],
     );
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ActionEntity, ActionsRepository, CalendarsRepository, LifecycleStore, TransitionGuard } from '@app/database';
-import { ActionState, ActionStatus, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
+import { ActionEntity, ActionsRepository, CalendarsRepository, EVERY_TENANT, LifecycleStore, TransitionGuard } from '@app/database';
+import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
 import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -24,7 +24,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     api = await startCleanApiApp();
     store = api.app.get(LifecycleStore);
     // The calendar the cases name, holding the day their occurrences are due.
-    await api.app.get(CalendarsRepository).put(CASE_CALENDAR, ['2025-03-01'], null);
+    await api.app.get(CalendarsRepository).put(DEFAULT_TENANT, CASE_CALENDAR, ['2025-03-01'], null);
   });
   afterAll(() => api.close());
 
@@ -36,6 +36,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     await store.createMany([
       {
         id,
+        tenantId: DEFAULT_TENANT,
         action: 'HTTP_REQUEST',
         apiKeyId: 'test-key',
         state: withCallback,
@@ -45,11 +46,11 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     if (state.status === ActionStatus.InProgress) {
       await api.db.query(`UPDATE actions SET claim_token = $2, claimed_until = now() + interval '1 hour' WHERE id = $1`, [id, randomUUID()]);
     }
-    return (await api.app.get(ActionsRepository).findById(id))!;
+    return (await api.app.get(ActionsRepository).findById(id, EVERY_TENANT))!;
   }
 
   async function persisted(id: string) {
-    const row = (await api.app.get(ActionsRepository).findById(id))!;
+    const row = (await api.app.get(ActionsRepository).findById(id, EVERY_TENANT))!;
     const history: object[] = await api.db.query(
       `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id`,
       [id],
@@ -154,7 +155,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     const later = new Date(Date.now() + 3_600_000);
     const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: later, nextAttemptAt: later });
     const deleted = (read: ActionEntity) => transition(read, { type: 'deleted' });
-    const exists = async () => (await api.app.get(ActionsRepository).findById(action.id)) !== null;
+    const exists = async () => (await api.app.get(ActionsRepository).findById(action.id, EVERY_TENANT)) !== null;
     const pending = (dueAfter?: Date): TransitionGuard => ({ kind: 'revision', statuses: [ActionStatus.Pending], dueAfter });
     expect(await store.persist(deleted(action), pending(new Date(later.getTime() + 1)))).toBeNull();
     expect(await store.persist(deleted({ ...action, revision: action.revision + 1 }), pending())).toBeNull();

@@ -63,8 +63,8 @@ describe('Prometheus metrics from the API and two workers', () => {
     expect((await api.client.post('/actions/batch', { items: [overdue, overdue] })).status).toBe(201);
     // A row of a type this deployment no longer knows, as left by an older one: the promoter ends it NO_ACTION.
     const [{ id: retired }] = await api.db.query(
-      `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, api_key_id)
-       VALUES (gen_random_uuid(), 'RETIRED_TYPE', 'PENDING', now(), now(), now(), '{}', 'test-key') RETURNING id`,
+      `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, api_key_id)
+       VALUES (gen_random_uuid(), 'default', 'RETIRED_TYPE', 'PENDING', now(), now(), now(), '{}', 'test-key') RETURNING id`,
     );
     await reaches(retired, 'NO_ACTION');
 

@@ -31,8 +31,8 @@ describe('The overdue sweep and NO_ACTION', () => {
   /** `count` PENDING rows of `type`, due `agoMs` ago, with no job in any queue; returns their ids. */
   async function insertDueRows(type: string, count: number, agoMs: number, data: object): Promise<string[]> {
     const rows: { id: string }[] = await api.db.query(
-      `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, api_key_id)
-       SELECT gen_random_uuid(), $1, 'PENDING', t, t, t, $3::jsonb, 'test-key'
+      `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, api_key_id)
+       SELECT gen_random_uuid(), 'default', $1, 'PENDING', t, t, t, $3::jsonb, 'test-key'
        FROM generate_series(1, $2) AS n, LATERAL (SELECT now() - ($4 || ' milliseconds')::interval - n * interval '1 ms' AS t) AS due
        RETURNING id`,
       [type, count, JSON.stringify(data), agoMs],

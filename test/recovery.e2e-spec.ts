@@ -45,8 +45,8 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
   it('an action committed without its job (the API died in between) still runs, once', async () => {
     const id = randomUUID();
     await api.db.query(
-      `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata)
-       VALUES ($1, 'HTTP_REQUEST', 'PENDING', now(), now(), now(), $2, '{}')`,
+      `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, metadata)
+       VALUES ($1, 'default', 'HTTP_REQUEST', 'PENDING', now(), now(), now(), $2, '{}')`,
       [id, JSON.stringify({ url: receiver.url('/orphan') })],
     );
     worker = await startWorker({ env: FAST });

@@ -112,7 +112,7 @@ describe('GET /actions/stats stays exact without counting the table', () => {
   it('folds the deltas on read when they pile up, so the next read is short', async () => {
     // 6,000 deltas that cancel out, as 3,000 creates and deletes without a worker would leave.
     await stack.api.db.query(
-      `INSERT INTO action_counts (action, status, delta) SELECT 'HTTP_REQUEST', 'PENDING', CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END FROM generate_series(1, 6000) i`,
+      `INSERT INTO action_counts (tenant_id, action, status, delta) SELECT 'default', 'HTTP_REQUEST', 'PENDING', CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END FROM generate_series(1, 6000) i`,
     );
     await expectExact();
     await waitUntil('the deltas to be folded', async () => (await deltaRows()) < 100);

@@ -119,8 +119,8 @@ describe('Lifecycle webhooks', () => {
 
     it('keeps at most 100 subscriptions, and says so with 409', async () => {
       await api.db.query(
-        `INSERT INTO webhook_subscriptions (id, url, events, secret_ciphertext)
-         SELECT gen_random_uuid(), 'https://example.com/' || n, ARRAY['action.failed'], 'v1.x' FROM generate_series(1, 99) AS n`,
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, secret_ciphertext)
+         SELECT gen_random_uuid(), 'default', 'https://example.com/' || n, ARRAY['action.failed'], 'v1.x' FROM generate_series(1, 99) AS n`,
       );
       expect((await api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'] })).status).toBe(201);
       const refused = await api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'] });

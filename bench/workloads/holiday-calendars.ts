@@ -35,9 +35,9 @@ export async function calendarChange(client: BenchClient, stores: Stores, sizes:
   const first = await client.put(`/calendars/${CALENDAR}`, { dates: datesFrom(Date.UTC(2040, 0, 1)) });
   if (first.status !== 200) throw new Error(`PUT /calendars answered ${first.status}`);
   await stores.db.query(
-    `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data, repeat, frequency, timezone,
+    `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, repeat, frequency, timezone,
        execution_remainder, dst_policy, calendar)
-     SELECT gen_random_uuid(), 'HTTP_REQUEST', 'PENDING', t, t, t, '{}'::jsonb, true, 'DAILY', 'UTC', 10, '{"gap":"shift","overlap":"first"}', $2
+     SELECT gen_random_uuid(), 'default', 'HTTP_REQUEST', 'PENDING', t, t, t, '{}'::jsonb, true, 'DAILY', 'UTC', 10, '{"gap":"shift","overlap":"first"}', $2
      FROM generate_series(1, $1::int) i, LATERAL (SELECT now() + interval '30 days' + i * interval '1 second' AS t) due`,
     [sizes.actions, CALENDAR],
   );

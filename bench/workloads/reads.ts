@@ -57,8 +57,8 @@ export async function boundedReads(client: BenchClient, stores: Stores, sizes: R
   await stores.reset();
   const filling = performance.now();
   await stores.db.query(
-    `INSERT INTO actions (id, action, status, execution_time, next_attempt_at, schedule_anchor, data)
-     SELECT gen_random_uuid(), ($2::text[])[1 + i % 3], ($3::text[])[1 + i % 5], t, t, t, '{}'::jsonb
+    `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data)
+     SELECT gen_random_uuid(), 'default', ($2::text[])[1 + i % 3], ($3::text[])[1 + i % 5], t, t, t, '{}'::jsonb
      FROM generate_series(1, $1::int) i, LATERAL (SELECT now() + interval '30 days' + i * interval '1 second' AS t) due`,
     [sizes.actions, TYPES, STATUSES],
   );
@@ -75,8 +75,8 @@ export async function boundedReads(client: BenchClient, stores: Stores, sizes: R
   if (counted.total !== sizes.actions + 1) throw new Error(`stats counted ${counted.total} actions, not ${sizes.actions + 1}`);
   const stats = await latencies(sizes.requests, () => client.get('/actions/stats'));
   await stores.db.query(
-    `INSERT INTO action_counts (action, status, delta)
-     SELECT $2, 'PENDING', CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END FROM generate_series(1, $1::int) i`,
+    `INSERT INTO action_counts (tenant_id, action, status, delta)
+     SELECT 'default', $2, 'PENDING', CASE WHEN i % 2 = 0 THEN 1 ELSE -1 END FROM generate_series(1, $1::int) i`,
     [UNFOLDED_DELTAS, BENCH_NOOP.type],
   );
   const statsUnfolded = { ...(await latencies(sizes.requests, () => client.get('/actions/stats'))), pendingDeltas: UNFOLDED_DELTAS };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTransportUrl } from '@punctual/contract';
+import { DEFAULT_TENANT, TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { parseAllowedHosts } from './allowed-hosts';
 import { parseMessageTransports } from './transport-url';
 import { parseTrustProxy } from './trust-proxy';
@@ -10,31 +11,38 @@ const nonNegativeInt = z.coerce.number().int().nonnegative();
 /** A shorter HMAC secret is too easy to guess offline from one signed request. */
 export const MIN_API_SECRET_LENGTH = 16;
 
+/** An API key from the environment: its secret, and the tenant whose data it reads and writes. */
+export interface ConfiguredApiKey {
+  readonly secret: string;
+  readonly tenant: string;
+}
+
 /**
- * `keyId:secret,keyId2:secret2` → Map. Problems name the entry's position or key id, never the
- * secret: boot errors end up in logs.
+ * `keyId:secret[:tenant],keyId2:secret2` → Map (a key without a tenant is the default tenant's; a
+ * secret therefore holds no `:`). Problems name the entry's position or key id, never the secret:
+ * boot errors end up in logs.
  */
 const apiKeys = z
   .string()
   .min(1, 'must list at least one key as keyId:secret')
   .transform((raw, ctx) => {
-    const keys = new Map<string, string>();
-    const pairs = raw
+    const keys = new Map<string, ConfiguredApiKey>();
+    const entries = raw
       .split(',')
       .map((p) => p.trim())
       .filter(Boolean);
-    pairs.forEach((pair, index) => {
-      const separator = pair.indexOf(':');
-      const id = pair.slice(0, separator);
-      const secret = pair.slice(separator + 1);
-      if (separator < 1 || !secret) {
-        ctx.addIssue({ code: 'custom', message: `entry ${index + 1} is not keyId:secret` });
+    entries.forEach((entry, index) => {
+      const [id, secret, tenant = DEFAULT_TENANT, ...rest] = entry.split(':');
+      if (!id || !secret || rest.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `entry ${index + 1} is not keyId:secret or keyId:secret:tenant` });
       } else if (keys.has(id)) {
         ctx.addIssue({ code: 'custom', message: `key "${id}" is listed twice` });
       } else if (secret.length < MIN_API_SECRET_LENGTH) {
         ctx.addIssue({ code: 'custom', message: `key "${id}" has a secret shorter than ${MIN_API_SECRET_LENGTH} characters` });
+      } else if (!isTenantId(tenant)) {
+        ctx.addIssue({ code: 'custom', message: `key "${id}" names tenant "${tenant}"; a tenant id is ${TENANT_ID_RULE}` });
       }
-      keys.set(id, secret);
+      keys.set(id, { secret, tenant });
     });
     return keys;
   });

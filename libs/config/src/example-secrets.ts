@@ -11,7 +11,7 @@ export const EXAMPLE_WEBHOOK_SECRET_KEY = 'ZXhhbXBsZS13ZWJob29rLWtleS1jaGFuZ2Utb
 /** What is wrong with running `env` in production; the messages name keys, never values. */
 export function exampleSecretProblems(env: Pick<Env, 'API_KEYS' | 'ADMIN_PASSWORD' | 'WEBHOOK_SECRET_KEY'>): string[] {
   const problems: string[] = [];
-  for (const [keyId, secret] of env.API_KEYS) {
+  for (const [keyId, { secret }] of env.API_KEYS) {
     if (secret === EXAMPLE_API_KEY_SECRET) problems.push(`API_KEYS key "${keyId}" uses the example secret of .env.example; set a secret of your own`);
   }
   if (env.ADMIN_PASSWORD === EXAMPLE_ADMIN_PASSWORD) problems.push('ADMIN_PASSWORD is the example password of .env.example; set a password of your own');

@@ -23,8 +23,8 @@ describe('loadConfig', () => {
     const config = loadConfig(minimal);
     expect(config.auth.apiKeys).toEqual(
       new Map([
-        ['k1', 'secret-one-0123456789'],
-        ['k2', 'secret-two-0123456789'],
+        ['k1', { secret: 'secret-one-0123456789', tenant: 'default' }],
+        ['k2', { secret: 'secret-two-0123456789', tenant: 'default' }],
       ]),
     );
     expect(config.http).toEqual({ port: 3000, trustProxy: false });
@@ -152,9 +152,23 @@ describe('loadConfig', () => {
     );
   });
 
+  describe('API keys', () => {
+    it('belong to the tenant given as a third field, or to the default tenant', () => {
+      const keys = loadConfig({ ...minimal, API_KEYS: 'a:0123456789abcdef:team-a,b:0123456789abcdef' }).auth.apiKeys;
+      expect([keys.get('a'), keys.get('b')]).toEqual([
+        { secret: '0123456789abcdef', tenant: 'team-a' },
+        { secret: '0123456789abcdef', tenant: 'default' },
+      ]);
+      expect(configError({ ...minimal, API_KEYS: 'a:0123456789abcdef:Team_A,b:0123456789abcdef:x:y' }).problems).toEqual([
+        'API_KEYS key "a" names tenant "Team_A"; a tenant id is 1–64 characters of a–z, 0–9 and -',
+        'API_KEYS entry 2 is not keyId:secret or keyId:secret:tenant',
+      ]);
+    });
+  });
+
   describe('API secrets', () => {
     it('accepts a secret of 16 characters and refuses a shorter one, in every environment, naming the key but not the secret', () => {
-      expect(loadConfig({ ...minimal, API_KEYS: 'k1:0123456789abcdef' }).auth.apiKeys.get('k1')).toBe('0123456789abcdef');
+      expect(loadConfig({ ...minimal, API_KEYS: 'k1:0123456789abcdef' }).auth.apiKeys.get('k1')?.secret).toBe('0123456789abcdef');
       for (const NODE_ENV of [undefined, 'development', 'production']) {
         const error = configError({ ...minimal, NODE_ENV, API_KEYS: 'k1:0123456789abcdef,k2:0123456789abcde' });
         expect(error.problems).toEqual(['API_KEYS key "k2" has a secret shorter than 16 characters']);
@@ -164,7 +178,7 @@ describe('loadConfig', () => {
 
     it('never echoes a malformed entry, which may be a secret pasted without its key id', () => {
       const error = configError({ ...minimal, API_KEYS: 'a-secret-pasted-alone' });
-      expect(error.problems).toEqual(['API_KEYS entry 1 is not keyId:secret']);
+      expect(error.problems).toEqual(['API_KEYS entry 1 is not keyId:secret or keyId:secret:tenant']);
       expect(error.message).not.toContain('a-secret-pasted-alone');
     });
   });
@@ -178,7 +192,7 @@ describe('loadConfig', () => {
 
     it('are enough to run outside production, so `cp .env.example .env` starts the apps', () => {
       const config = loadConfig(envExample);
-      expect(config.auth.apiKeys.get('dev')).toBe(EXAMPLE_API_KEY_SECRET);
+      expect(config.auth.apiKeys.get('dev')?.secret).toBe(EXAMPLE_API_KEY_SECRET);
       expect(loadConfig({ ...envExample, NODE_ENV: 'development' }).admin.password).toBe(EXAMPLE_ADMIN_PASSWORD);
     });
 
@@ -199,7 +213,7 @@ describe('loadConfig', () => {
       expect(configError({ ...minimal, NODE_ENV: 'production', API_KEYS: `${own},old:${EXAMPLE_API_KEY_SECRET}` }).problems).toEqual([
         'API_KEYS key "old" uses the example secret of .env.example; set a secret of your own',
       ]);
-      expect(loadConfig({ ...minimal, NODE_ENV: 'production', API_KEYS: own }).auth.apiKeys.get('ops')).toBe('an-operator-chosen-secret');
+      expect(loadConfig({ ...minimal, NODE_ENV: 'production', API_KEYS: own }).auth.apiKeys.get('ops')?.secret).toBe('an-operator-chosen-secret');
     });
   });
 });

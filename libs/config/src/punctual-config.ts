@@ -1,5 +1,6 @@
 import { BackoffPolicy } from '@app/domain';
 import { AllowedHosts } from './allowed-hosts';
+import type { ConfiguredApiKey } from './env.schema';
 import { TransportUrl } from '@punctual/contract';
 import { TrustProxy } from './trust-proxy';
 
@@ -22,8 +23,8 @@ export abstract class PunctualConfig {
     readonly trustProxy: TrustProxy;
   };
   abstract readonly auth: {
-    /** keyId → secret; several at once so a secret can be rotated without downtime. */
-    readonly apiKeys: ReadonlyMap<string, string>;
+    /** keyId → its secret and tenant; several at once so a secret can be rotated without downtime. */
+    readonly apiKeys: ReadonlyMap<string, ConfiguredApiKey>;
     /** How far a request's timestamp may be from the server clock, either way. */
     readonly signatureWindowSeconds: number;
   };

@@ -7,5 +7,5 @@ import { PunctualConfig } from './punctual-config';
  */
 export function signingSecretFor(auth: PunctualConfig['auth'], keyId: string | null): string {
   const own = keyId === null ? undefined : auth.apiKeys.get(keyId);
-  return own ?? auth.apiKeys.values().next().value!;
+  return (own ?? auth.apiKeys.values().next().value!).secret;
 }

@@ -14,6 +14,7 @@ import { SkipsAndJitter1763870001100 } from './migrations/1763870001100-skips-an
 import { DstPolicy1763870001200 } from './migrations/1763870001200-dst-policy';
 import { RedeliveryRetries1763870001300 } from './migrations/1763870001300-redelivery-retries';
 import { HolidayCalendars1763870001400 } from './migrations/1763870001400-holiday-calendars';
+import { TenantScope1763870001500 } from './migrations/1763870001500-tenant-scope';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -29,6 +30,7 @@ export const MIGRATIONS = [
   DstPolicy1763870001200,
   RedeliveryRetries1763870001300,
   HolidayCalendars1763870001400,
+  TenantScope1763870001500,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -26,3 +26,4 @@ export * from './database-unavailable';
 export * from './repositories/nonce.repository';
 export * from './repositories/webhooks.repository';
 export * from './repositories/webhook-deliveries.repository';
+export * from './repositories/tenant-scope';

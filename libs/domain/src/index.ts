@@ -5,3 +5,4 @@ export * from './error-code';
 export * from './next-retry-delay';
 export * from './schedule';
 export * from './lifecycle';
+export * from './tenancy';

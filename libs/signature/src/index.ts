@@ -1,4 +1,4 @@
-export * from './api-key-id.decorator';
+export * from './caller.decorator';
 export * from './nonce.store';
 export * from './signature.errors';
 export * from './signature.guard';

@@ -9,8 +9,8 @@ import { SIGNATURE_HEADERS, signRequest } from '@punctual/contract';
 const NOW = new Date('2026-01-01T00:00:00.000Z');
 const WINDOW_SECONDS = 300;
 const KEYS = new Map([
-  ['k1', 'secret-one'],
-  ['k2', 'secret-two'],
+  ['k1', { secret: 'secret-one', tenant: 'default' }],
+  ['k2', { secret: 'secret-two', tenant: 'team-b' }],
 ]);
 const config = { auth: { apiKeys: KEYS, signatureWindowSeconds: WINDOW_SECONDS } } as unknown as PunctualConfig;
 const clock: Clock = { now: () => NOW };
@@ -42,7 +42,7 @@ type Signed = typeof signed extends fc.Arbitrary<infer T> ? T : never;
 function requestOf(input: Signed): SignedRequest {
   const headers = signRequest({
     keyId: input.keyId,
-    secret: KEYS.get(input.keyId)!,
+    secret: KEYS.get(input.keyId)!.secret,
     method: input.method,
     pathWithQuery: input.pathWithQuery,
     body: input.body,
@@ -74,7 +74,7 @@ describe('request signatures, for random requests', () => {
   it('a signed request verifies, for any method, path and body', async () => {
     await fc.assert(
       fc.asyncProperty(signed, async (input) => {
-        await expect(verifier().verify(requestOf(input))).resolves.toEqual({ keyId: input.keyId });
+        await expect(verifier().verify(requestOf(input))).resolves.toEqual({ keyId: input.keyId, tenant: KEYS.get(input.keyId)!.tenant });
       }),
       { numRuns: 200 },
     );
@@ -112,7 +112,7 @@ describe('request signatures, for random requests', () => {
         const verify = verifier();
         await expect(verify.verify(changed)).rejects.toThrow(SignatureError);
         // Its nonce is checked last, so the refused copy did not use it up.
-        await expect(verify.verify(original)).resolves.toEqual({ keyId: input.keyId });
+        await expect(verify.verify(original)).resolves.toEqual({ keyId: input.keyId, tenant: KEYS.get(input.keyId)!.tenant });
       }),
       // A failure's shrinking is bounded in time: it reports the smallest counterexample found by then.
       { numRuns: 500, interruptAfterTimeLimit: 20_000 },

@@ -14,8 +14,8 @@ const nowSeconds = NOW.getTime() / 1000;
 const config = {
   auth: {
     apiKeys: new Map([
-      ['k1', 'secret-one'],
-      ['k2', 'secret-two'],
+      ['k1', { secret: 'secret-one', tenant: 'default' }],
+      ['k2', { secret: 'secret-two', tenant: 'team-b' }],
     ]),
     signatureWindowSeconds: 300,
   },
@@ -50,11 +50,11 @@ describe('SignatureVerifier (real Postgres for nonces)', () => {
   };
 
   it('accepts a valid request and names its key', async () => {
-    await expect(verifier.verify(request())).resolves.toEqual({ keyId: 'k1' });
+    await expect(verifier.verify(request())).resolves.toEqual({ keyId: 'k1', tenant: 'default' });
   });
 
   it('accepts the second (rotated) key', async () => {
-    await expect(verifier.verify(request({ keyId: 'k2', secret: 'secret-two' }))).resolves.toEqual({ keyId: 'k2' });
+    await expect(verifier.verify(request({ keyId: 'k2', secret: 'secret-two' }))).resolves.toEqual({ keyId: 'k2', tenant: 'team-b' });
   });
 
   it('accepts the same body twice with fresh nonces', async () => {
@@ -151,7 +151,7 @@ describe('SignatureVerifier (real Postgres for nonces)', () => {
       proxy.cut();
       await expect(verifierOn(proxied).verify(signed)).rejects.toThrow(NonceStoreUnavailableError);
       proxy.restore();
-      await expect(verifierOn(proxied).verify(signed)).resolves.toEqual({ keyId: 'k1' });
+      await expect(verifierOn(proxied).verify(signed)).resolves.toEqual({ keyId: 'k1', tenant: 'default' });
       await expect(verifier.verify(signed)).rejects.toThrow('Nonce already used');
     } finally {
       await proxied.destroy();

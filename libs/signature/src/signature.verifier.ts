@@ -14,8 +14,10 @@ export interface SignedRequest {
   rawBody: Buffer | string;
 }
 
+/** The key that signed a request, and the tenant it acts for. */
 export interface VerifiedKey {
   keyId: string;
+  tenant: string;
 }
 
 const NONCE = /^[A-Za-z0-9_-]{16,128}$/;
@@ -50,8 +52,8 @@ export class SignatureVerifier {
     if (!TIMESTAMP.test(timestamp)) throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} must be Unix time in seconds`);
     if (!NONCE.test(nonce)) throw new SignatureError(`${SIGNATURE_HEADERS.nonce} must be 16 to 128 characters of A-Z a-z 0-9 _ -`);
     if (!SIGNATURE.test(signature)) throw new SignatureError(`${SIGNATURE_HEADERS.signature} must be v1= followed by 64 lowercase hex digits`);
-    const secret = this.config.auth.apiKeys.get(keyId);
-    if (secret === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
+    const key = this.config.auth.apiKeys.get(keyId);
+    if (key === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
 
     const window = this.config.auth.signatureWindowSeconds;
     const nowMs = this.clock.now().getTime();
@@ -62,7 +64,7 @@ export class SignatureVerifier {
       );
     }
 
-    const expected = Buffer.from(computeSignature(secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
+    const expected = Buffer.from(computeSignature(key.secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
       throw new SignatureError(`Signature does not match for key '${keyId}': sign ${SIGNED_STRING} with the key's secret (HMAC-SHA256, hex)`);
@@ -76,7 +78,7 @@ export class SignatureVerifier {
     if (!(await this.nonces.accept(keyId, nonce, ttlMs))) {
       throw new SignatureError(`Nonce already used for key '${keyId}' (replayed request); sign every request with a fresh nonce`);
     }
-    return { keyId };
+    return { keyId, tenant: key.tenant };
   }
 
   private header(request: SignedRequest, name: string): string {

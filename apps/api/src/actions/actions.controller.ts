@@ -33,7 +33,9 @@ import {
 } from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ActionStatus } from '@app/domain';
-import { ApiKeyId, SignatureGuard } from '@app/signature';
+import { TenantScope, tenantScope } from '@app/database';
+import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { idempotencyClaim } from '../input/idempotency-claim';
@@ -73,12 +75,12 @@ export class ActionsController {
   @ApiPayloadTooLargeResponse({ description: 'Body over 64 KiB' })
   async create(
     @Body() dto: CreateActionDto,
-    @ApiKeyId() keyId: string,
+    @Caller() caller: VerifiedKey,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ActionResponse> {
-    const { action, created } = await this.actions.create(dto, keyId, idempotencyClaim(idempotencyKey, req.body));
+    const { action, created } = await this.actions.create(dto, caller, idempotencyClaim(idempotencyKey, req.body));
     res.status(created ? 201 : 200);
     return ActionResponse.from(action);
   }
@@ -87,8 +89,8 @@ export class ActionsController {
   @ApiCreatedResponse({ type: ActionBatchResponse })
   @ApiBadRequestResponse({ description: 'Names the index of every bad item; nothing is stored' })
   @ApiPayloadTooLargeResponse({ description: 'Body over 1 MiB' })
-  async createBatch(@Body() dto: CreateBatchDto, @ApiKeyId() keyId: string): Promise<ActionBatchResponse> {
-    const created = await this.actions.createBatch(dto.items, keyId);
+  async createBatch(@Body() dto: CreateBatchDto, @Caller() caller: VerifiedKey): Promise<ActionBatchResponse> {
+    const created = await this.actions.createBatch(dto.items, caller);
     return { items: created.map(ActionResponse.from) };
   }
 
@@ -96,28 +98,28 @@ export class ActionsController {
   @HttpCode(200)
   @ApiOkResponse({ type: OccurrencesResponse, description: 'The times the action would run at; nothing is stored or queued' })
   @ApiBadRequestResponse({ description: 'Exactly as POST /actions would answer' })
-  async preview(@Body() dto: CreateActionDto, @Query() query: OccurrencesQuery, @ApiKeyId() keyId: string): Promise<OccurrencesResponse> {
-    return OccurrencesResponse.from(await this.actions.preview(dto, keyId, query.count ?? DEFAULT_OCCURRENCES));
+  async preview(@Body() dto: CreateActionDto, @Query() query: OccurrencesQuery, @Caller() caller: VerifiedKey): Promise<OccurrencesResponse> {
+    return OccurrencesResponse.from(await this.actions.preview(dto, caller, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Get()
   @ApiOkResponse({ type: ActionPageResponse })
-  async list(@Query() query: ListActionsQuery): Promise<ActionPageResponse> {
-    const page = await this.actions.list(query);
+  async list(@Query() query: ListActionsQuery, @CallerScope() scope: TenantScope): Promise<ActionPageResponse> {
+    const page = await this.actions.list(query, scope);
     return { items: page.items.map(ActionResponse.from), nextCursor: page.nextCursor };
   }
 
   @Get('stats')
   @ApiOkResponse({ type: ActionStatsResponse })
-  stats(): Promise<ActionStatsResponse> {
-    return this.actions.stats();
+  stats(@CallerScope() scope: TenantScope): Promise<ActionStatsResponse> {
+    return this.actions.stats(scope);
   }
 
   @Get(':id')
   @ApiOkResponse({ type: ActionResponse })
   @ApiNotFoundResponse()
-  async get(@Param('id', ID) id: string): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.get(id));
+  async get(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.get(id, scope));
   }
 
   @Get(':id/history')
@@ -128,8 +130,13 @@ export class ActionsController {
   })
   @ApiBadRequestResponse({ description: 'limit outside 1–1000, or a cursor not taken from a Link header' })
   @ApiNotFoundResponse()
-  async history(@Param('id', ID) id: string, @Query() query: HistoryQuery, @Res({ passthrough: true }) res: Response): Promise<HistoryEntryResponse[]> {
-    const page = await this.actions.historyOf(id, query);
+  async history(
+    @Param('id', ID) id: string,
+    @CallerScope() scope: TenantScope,
+    @Query() query: HistoryQuery,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<HistoryEntryResponse[]> {
+    const page = await this.actions.historyOf(id, scope, query);
     if (page.next) res.setHeader('Link', `</actions/${id}/history?limit=${page.next.limit}&cursor=${page.next.cursor}>; rel="next"`);
     return page.entries.map(HistoryEntryResponse.from);
   }
@@ -141,16 +148,16 @@ export class ActionsController {
   })
   @ApiBadRequestResponse({ description: 'count outside 1–100' })
   @ApiNotFoundResponse()
-  async occurrences(@Param('id', ID) id: string, @Query() query: OccurrencesQuery): Promise<OccurrencesResponse> {
-    return OccurrencesResponse.from(await this.actions.occurrences(id, query.count ?? DEFAULT_OCCURRENCES));
+  async occurrences(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Query() query: OccurrencesQuery): Promise<OccurrencesResponse> {
+    return OccurrencesResponse.from(await this.actions.occurrences(id, scope, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Patch(':id')
   @ApiOkResponse({ type: ActionResponse })
   @ApiConflictResponse({ description: 'Locked: running, finished, or due within LOCK_WINDOW_MS' })
   @ApiNotFoundResponse()
-  async update(@Param('id', ID) id: string, @Body() dto: UpdateActionDto, @ApiKeyId() keyId: string): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.update(id, dto, keyId));
+  async update(@Param('id', ID) id: string, @Body() dto: UpdateActionDto, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.update(id, tenantScope(caller.tenant), dto, caller.keyId));
   }
 
   @Delete(':id')
@@ -158,8 +165,8 @@ export class ActionsController {
   @ApiNoContentResponse()
   @ApiConflictResponse({ description: 'Locked: running, or PENDING within LOCK_WINDOW_MS (POST /actions/:id/cancel stops it)' })
   @ApiNotFoundResponse()
-  async remove(@Param('id', ID) id: string): Promise<void> {
-    await this.actions.remove(id);
+  async remove(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<void> {
+    await this.actions.remove(id, scope);
   }
 
   @Post(':id/cancel')
@@ -171,8 +178,13 @@ export class ActionsController {
   })
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
-  async cancel(@Param('id', ID) id: string, @Body() dto: ControlNoteDto, @Res({ passthrough: true }) res: Response): Promise<ActionResponse> {
-    const action = await this.actions.cancel(id, dto.note ?? null);
+  async cancel(
+    @Param('id', ID) id: string,
+    @CallerScope() scope: TenantScope,
+    @Body() dto: ControlNoteDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<ActionResponse> {
+    const action = await this.actions.cancel(id, scope, dto.note ?? null);
     res.status(action.status === ActionStatus.Canceled ? 200 : 202);
     return ActionResponse.from(action);
   }
@@ -186,8 +198,8 @@ export class ActionsController {
   })
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
-  async pause(@Param('id', ID) id: string, @Body() dto: ControlNoteDto): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.pause(id, dto.note ?? null));
+  async pause(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Body() dto: ControlNoteDto): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.pause(id, scope, dto.note ?? null));
   }
 
   @Post(':id/resume')
@@ -198,8 +210,8 @@ export class ActionsController {
   })
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
-  async resume(@Param('id', ID) id: string): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.resume(id));
+  async resume(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.resume(id, scope));
   }
 
   @Post(':id/skip')
@@ -211,8 +223,8 @@ export class ActionsController {
   })
   @ApiConflictResponse({ description: 'A one-off action, or one already final' })
   @ApiNotFoundResponse()
-  async skip(@Param('id', ID) id: string, @Body() dto: SkipOccurrencesDto): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.skip(id, dto.count ?? 1));
+  async skip(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Body() dto: SkipOccurrencesDto): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.skip(id, scope, dto.count ?? 1));
   }
 
   @Post(':id/retry')
@@ -220,7 +232,7 @@ export class ActionsController {
   @ApiOkResponse({ type: ActionResponse })
   @ApiConflictResponse({ description: 'Only FAILED or NO_ACTION actions can be retried' })
   @ApiNotFoundResponse()
-  async retry(@Param('id', ID) id: string): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.retry(id));
+  async retry(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.retry(id, scope));
   }
 }

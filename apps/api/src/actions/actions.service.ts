@@ -10,6 +10,7 @@ import {
   HistoryRecord,
   HistoryRepository,
   NewAction,
+  TenantScope,
   isCalendarDeletedMeanwhile,
 } from '@app/database';
 import {
@@ -26,6 +27,7 @@ import {
 } from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
+import { VerifiedKey } from '@app/signature';
 import { ActionScheduler } from '@app/scheduling';
 import { webhookUrlProblem } from '@app/webhooks';
 import { ActionNotFoundError } from '../errors/action.errors';
@@ -64,7 +66,11 @@ export interface ActionListRequest extends ListActionsQuery {
 /** A change read-then-written loses to a concurrent one at most this often before the client is told to try again. */
 const MAX_CHANGE_ATTEMPTS = 3;
 
-/** The client's view of actions: validate, then let the lifecycle decide and the scheduler persist and queue. */
+/**
+ * The client's view of actions: validate, then let the lifecycle decide and the scheduler persist
+ * and queue. Every read is within a scope: the caller's tenant, or every tenant for an operator; an
+ * action outside it is as missing as one that never was.
+ */
 @Injectable()
 export class ActionsService {
   constructor(
@@ -83,23 +89,23 @@ export class ActionsService {
    * Creates one action; with an idempotency key, a repeat returns the first action and `created: false`,
    * and a repeat with another body is refused (`IdempotencyKeyReusedError`).
    */
-  async create(dto: CreateActionDto, keyId: string, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
-    const input = await this.toNewAction(dto, keyId, 'data');
-    await this.assertCalendarsExist([{ calendar: input.state.calendar, field: 'calendar' }]);
+  async create(dto: CreateActionDto, caller: VerifiedKey, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
+    const input = await this.toNewAction(dto, caller, 'data');
+    await this.assertCalendarsExist(caller.tenant, [{ calendar: input.state.calendar, field: 'calendar' }]);
     return refusingDeletedCalendars(async () => {
-      if (idempotency) return this.scheduler.createIdempotent(keyId, idempotency.key, idempotency.requestHash, input);
+      if (idempotency) return this.scheduler.createIdempotent(caller.keyId, idempotency.key, idempotency.requestHash, input);
       return { created: true, action: await this.scheduler.create(input) };
     });
   }
 
   /** Validates every item first and names each bad one by index; then stores all in one statement. */
-  async createBatch(items: CreateActionDto[], keyId: string): Promise<ActionEntity[]> {
+  async createBatch(items: CreateActionDto[], caller: VerifiedKey): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
     const calendars: { calendar: string | null; field: string }[] = [];
     for (const [index, item] of items.entries()) {
       try {
-        const input = await this.toNewAction(item, keyId, `items.${index}.data`);
+        const input = await this.toNewAction(item, caller, `items.${index}.data`);
         inputs.push(input);
         calendars.push({ calendar: input.state.calendar, field: `items.${index}.calendar` });
       } catch (error) {
@@ -109,59 +115,62 @@ export class ActionsService {
       }
     }
     if (problems.length > 0) throw new InvalidActionDataError(problems);
-    await this.assertCalendarsExist(calendars);
+    await this.assertCalendarsExist(caller.tenant, calendars);
     return refusingDeletedCalendars(() => this.scheduler.createAll(inputs));
   }
 
-  async get(id: string): Promise<ActionEntity> {
-    const action = await this.actions.findById(id);
+  async get(id: string, scope: TenantScope): Promise<ActionEntity> {
+    const action = await this.actions.findById(id, scope);
     if (!action) throw new ActionNotFoundError(id);
     return action;
   }
 
-  async list(query: ActionListRequest): Promise<ActionPage> {
+  async list(query: ActionListRequest, scope: TenantScope): Promise<ActionPage> {
     const limit = query.limit ?? 50;
-    const rows = await this.actions.list({
-      status: query.status,
-      action: query.action,
-      paused: query.paused,
-      limit: limit + 1,
-      after: query.cursor ? decodeCursor(query.cursor) : undefined,
-      descending: query.newestFirst,
-      dueFrom: query.dueFrom,
-      dueBefore: query.dueBefore,
-    });
+    const rows = await this.actions.list(
+      {
+        status: query.status,
+        action: query.action,
+        paused: query.paused,
+        limit: limit + 1,
+        after: query.cursor ? decodeCursor(query.cursor) : undefined,
+        descending: query.newestFirst,
+        dueFrom: query.dueFrom,
+        dueBefore: query.dueBefore,
+      },
+      scope,
+    );
     const items = rows.slice(0, limit);
     const last = items[items.length - 1];
     return { items, nextCursor: rows.length > limit ? encodeCursor(last) : null };
   }
 
-  stats(): Promise<ActionStats> {
-    return this.counts.stats();
+  stats(scope: TenantScope): Promise<ActionStats> {
+    return this.counts.stats(scope);
   }
 
   /** One page of the action's history, oldest first; an action's history may grow without bound, a page may not. */
-  async historyOf(id: string, query: HistoryQuery = {}): Promise<HistoryPage> {
+  async historyOf(id: string, scope: TenantScope, query: HistoryQuery = {}): Promise<HistoryPage> {
     const limit = query.limit ?? MAX_HISTORY_PAGE;
-    const rows = await this.history.page(id, limit + 1, query.cursor ? decodeHistoryCursor(query.cursor) : undefined);
-    // Every action has its creation entry, so only an empty page can mean that the action is gone.
-    if (rows.length === 0) await this.get(id);
+    const rows = await this.history.page(id, scope, limit + 1, query.cursor ? decodeHistoryCursor(query.cursor) : undefined);
+    // Every action has its creation entry, so only an empty page can mean that the action is gone (or not the caller's).
+    if (rows.length === 0) await this.get(id, scope);
     const entries = rows.slice(0, limit);
     const next = rows.length > limit ? { limit, cursor: encodeHistoryCursor(entries[entries.length - 1].id) } : null;
     return { entries, next };
   }
 
   /** The action's next scheduled times from its current occurrence on (the recurrence the worker follows). */
-  async occurrences(id: string, count: number): Promise<Date[]> {
-    const action = await this.get(id);
-    return upcomingOccurrences(action, count, await this.calendarDates(action.calendar));
+  async occurrences(id: string, scope: TenantScope, count: number): Promise<Date[]> {
+    const action = await this.get(id, scope);
+    return upcomingOccurrences(action, count, await this.calendarDates(action.tenantId, action.calendar));
   }
 
   /** The times a create body would run at, validated exactly as a create; nothing is stored or queued. */
-  async preview(dto: CreateActionDto, keyId: string, count: number): Promise<Date[]> {
-    const { state } = await this.toNewAction(dto, keyId, 'data');
-    await this.assertCalendarsExist([{ calendar: state.calendar, field: 'calendar' }]);
-    return upcomingOccurrences(state, count, await this.calendarDates(state.calendar));
+  async preview(dto: CreateActionDto, caller: VerifiedKey, count: number): Promise<Date[]> {
+    const { state } = await this.toNewAction(dto, caller, 'data');
+    await this.assertCalendarsExist(caller.tenant, [{ calendar: state.calendar, field: 'calendar' }]);
+    return upcomingOccurrences(state, count, await this.calendarDates(caller.tenant, state.calendar));
   }
 
   /**
@@ -169,12 +178,12 @@ export class ActionsService {
    * is the caller's API key (null for an operator in the console): it signs the data or callback
    * URL it sets.
    */
-  async update(id: string, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, async (current) => {
+  async update(id: string, scope: TenantScope, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, async (current) => {
       const guard = unlockedGuard(current, 'changed', this.clock.now(), this.config.scheduling.lockWindowMs);
       if (dto.data) await this.types.validateData(current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
-      await this.assertCalendarsExist([{ calendar: dto.calendar ?? null, field: 'calendar' }]);
+      await this.assertCalendarsExist(current.tenantId, [{ calendar: dto.calendar ?? null, field: 'calendar' }]);
       const patched = transition(current, { type: 'patched', changes: dto, by: keyId });
       assertRepeatInterval(patched.after, this.config.scheduling.minRepeatIntervalMs);
       return refusingDeletedCalendars(() => this.scheduler.apply(patched, guard));
@@ -182,8 +191,8 @@ export class ActionsService {
   }
 
   /** Deletes a finished action, or a PENDING one outside the lock window (409 otherwise); it never runs. */
-  async remove(id: string): Promise<void> {
-    await this.changeUntilSettled(id, async (current) => {
+  async remove(id: string, scope: TenantScope): Promise<void> {
+    await this.changeUntilSettled(id, scope, async (current) => {
       const guard = unlockedGuard(current, 'deleted', this.clock.now(), this.config.scheduling.lockWindowMs);
       return this.scheduler.apply(transition(current, { type: 'deleted' }), guard);
     });
@@ -193,8 +202,8 @@ export class ActionsService {
    * Stops the action for good (409 once it is final): CANCELED at once, or, while its occurrence
    * runs or is locked, once that occurrence ends (`cancelRequestedAt` set meanwhile).
    */
-  async cancel(id: string, note: string | null): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, (current) => {
+  async cancel(id: string, scope: TenantScope, note: string | null): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'canceled', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
       return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
     });
@@ -204,16 +213,16 @@ export class ActionsService {
    * Holds every later occurrence until `resume` (409 once final); an occurrence that is running or
    * locked finishes first, with its retries. Pausing a paused action changes nothing.
    */
-  async pause(id: string, note: string | null): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, (current) => {
+  async pause(id: string, scope: TenantScope, note: string | null): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'paused', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
       return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
     });
   }
 
   /** Lets a paused action run again (409 once final); an occurrence whose time passed meanwhile follows the misfire policy. */
-  async resume(id: string): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, (current) =>
+  async resume(id: string, scope: TenantScope): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, (current) =>
       this.scheduler.apply(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
     );
   }
@@ -222,16 +231,16 @@ export class ActionsService {
    * The next `count` occurrences of a repeating action do not run (409 for a one-off or final
    * action): at once when not locked, else after the locked or running occurrence.
    */
-  async skip(id: string, count: number): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, async (current) => {
+  async skip(id: string, scope: TenantScope, count: number): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, async (current) => {
       const event: LifecycleEvent = { type: 'skipRequested', now: this.clock.now(), count, lockWindowMs: this.config.scheduling.lockWindowMs };
       return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
     });
   }
 
   /** Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409 otherwise). */
-  async retry(id: string): Promise<ActionEntity> {
-    return this.changeUntilSettled(id, (current) => {
+  async retry(id: string, scope: TenantScope): Promise<ActionEntity> {
+    return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'retriedManually', now: this.clock.now() };
       return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
     });
@@ -242,15 +251,19 @@ export class ActionsService {
    * state, so when a worker or another client changed the action in between, it is read again and
    * the rules decide anew (now perhaps refusing with the new reason).
    */
-  private async changeUntilSettled(id: string, change: (current: ActionEntity) => Promise<ActionEntity | null>): Promise<ActionEntity> {
+  private async changeUntilSettled(
+    id: string,
+    scope: TenantScope,
+    change: (current: ActionEntity) => Promise<ActionEntity | null>,
+  ): Promise<ActionEntity> {
     for (let attempt = 1; attempt <= MAX_CHANGE_ATTEMPTS; attempt += 1) {
-      const changed = await change(await this.get(id));
+      const changed = await change(await this.get(id, scope));
       if (changed) return changed;
     }
     throw new TransitionRefusedError(`Action ${id} is changing right now (it is being run or changed by someone else); try again`);
   }
 
-  private async toNewAction(dto: CreateActionDto, apiKeyId: string, dataPath: string): Promise<NewAction> {
+  private async toNewAction(dto: CreateActionDto, caller: VerifiedKey, dataPath: string): Promise<NewAction> {
     await this.types.validateData(dto.action, dto.data, dataPath);
     this.assertCallbackUrl(dto.callbackUrl, dataPath.replace(/data$/, 'callbackUrl'));
     const { state, history } = newActionState(
@@ -271,26 +284,31 @@ export class ActionsService {
         dstPolicy: dto.dstPolicy ?? null,
         calendar: dto.calendar ?? null,
       },
-      apiKeyId,
+      caller.keyId,
       this.clock.now(),
       randomInt(2 ** 31),
     );
     assertRepeatInterval(state, this.config.scheduling.minRepeatIntervalMs);
-    return { id: randomUUID(), action: dto.action, apiKeyId, state, history };
+    return { id: randomUUID(), tenantId: caller.tenant, action: dto.action, apiKeyId: caller.keyId, state, history };
   }
 
   /** Refuses (400, naming each field) a calendar name that names no calendar; asks nothing when none is named. */
-  private async assertCalendarsExist(named: { calendar: string | null; field: string }[]): Promise<void> {
-    const unknown = new Set(await this.calendars.unknown(named.flatMap(({ calendar }) => (calendar === null ? [] : [calendar]))));
+  private async assertCalendarsExist(tenant: string, named: { calendar: string | null; field: string }[]): Promise<void> {
+    const unknown = new Set(
+      await this.calendars.unknown(
+        tenant,
+        named.flatMap(({ calendar }) => (calendar === null ? [] : [calendar])),
+      ),
+    );
     const problems = named
       .filter(({ calendar }) => calendar !== null && unknown.has(calendar))
       .map(({ calendar, field }) => unknownCalendar(field, calendar!));
     if (problems.length > 0) throw new InvalidActionDataError(problems);
   }
 
-  /** The dates of the calendar an action names, as they are now. */
-  private async calendarDates(calendar: string | null): Promise<CalendarDates | undefined> {
-    return calendar === null ? undefined : ((await this.calendars.datesOf(calendar)) ?? undefined);
+  /** The dates of the tenant's calendar an action names, as they are now. */
+  private async calendarDates(tenant: string, calendar: string | null): Promise<CalendarDates | undefined> {
+    return calendar === null ? undefined : ((await this.calendars.datesOf(tenant, calendar)) ?? undefined);
   }
 
   /** A callback URL must be http(s) and not refused by the egress policy (400 naming the field). */

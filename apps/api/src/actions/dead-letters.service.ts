@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { TenantScope } from '@app/database';
 import { ActionStatus, TransitionRefusedError } from '@app/domain';
 import { ActionNotFoundError } from '../errors/action.errors';
 import { ActionsService } from './actions.service';
@@ -23,20 +24,20 @@ export class DeadLettersService {
    * follows exactly the rules of a single retry. Pages move forward by (executionTime, id), and
    * a retried action leaves the FAILED filter, so one that fails again meanwhile is not retried twice.
    */
-  async retryAll(type: string): Promise<RetryAllResult> {
+  async retryAll(type: string, scope: TenantScope): Promise<RetryAllResult> {
     const result: RetryAllResult = { retried: 0, skipped: 0 };
     let cursor: string | undefined;
     do {
-      const page = await this.actions.list({ status: ActionStatus.Failed, action: type, limit: PAGE_SIZE, cursor });
-      await Promise.all(page.items.map((action) => this.retryOne(action.id, result)));
+      const page = await this.actions.list({ status: ActionStatus.Failed, action: type, limit: PAGE_SIZE, cursor }, scope);
+      await Promise.all(page.items.map((action) => this.retryOne(action.id, scope, result)));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     return result;
   }
 
-  private async retryOne(id: string, result: RetryAllResult): Promise<void> {
+  private async retryOne(id: string, scope: TenantScope, result: RetryAllResult): Promise<void> {
     try {
-      await this.actions.retry(id);
+      await this.actions.retry(id, scope);
       result.retried += 1;
     } catch (error) {
       if (!(error instanceof TransitionRefusedError || error instanceof ActionNotFoundError)) throw error;

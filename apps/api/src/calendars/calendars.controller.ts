@@ -9,7 +9,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { SignatureGuard } from '@app/signature';
+import { TenantScope } from '@app/database';
+import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { CallerScope } from '../input/caller-scope.decorator';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { CALENDAR_NAME } from './calendar-name.pipe';
 import { CalendarsService } from './calendars.service';
@@ -32,21 +34,21 @@ export class CalendarsController {
   @HttpCode(200)
   @ApiOkResponse({ type: CalendarResponse, description: 'Created, or its dates and description replaced; it applies to every occurrence still to come' })
   @ApiBadRequestResponse({ description: 'A bad name, a date that does not exist, more than 5,000 dates, or an unknown field' })
-  async put(@Param('name', CALENDAR_NAME) name: string, @Body() dto: PutCalendarDto): Promise<CalendarResponse> {
-    return CalendarResponse.from(await this.calendars.put(name, dto));
+  async put(@Param('name', CALENDAR_NAME) name: string, @Body() dto: PutCalendarDto, @Caller() caller: VerifiedKey): Promise<CalendarResponse> {
+    return CalendarResponse.from(await this.calendars.put(caller.tenant, name, dto));
   }
 
   @Get()
   @ApiOkResponse({ type: CalendarListResponse, description: 'By name' })
-  async list(): Promise<CalendarListResponse> {
-    return { items: (await this.calendars.list()).map(CalendarResponse.from) };
+  async list(@CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
+    return { items: (await this.calendars.list(scope)).map(CalendarResponse.from) };
   }
 
   @Get(':name')
   @ApiOkResponse({ type: CalendarResponse })
   @ApiNotFoundResponse()
-  async get(@Param('name', CALENDAR_NAME) name: string): Promise<CalendarResponse> {
-    return CalendarResponse.from(await this.calendars.get(name));
+  async get(@Param('name', CALENDAR_NAME) name: string, @CallerScope() scope: TenantScope): Promise<CalendarResponse> {
+    return CalendarResponse.from(await this.calendars.get(scope, name));
   }
 
   @Delete(':name')
@@ -54,7 +56,7 @@ export class CalendarsController {
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiConflictResponse({ description: 'An action names it' })
   @ApiNotFoundResponse()
-  async remove(@Param('name', CALENDAR_NAME) name: string): Promise<void> {
-    await this.calendars.remove(name);
+  async remove(@Param('name', CALENDAR_NAME) name: string, @Caller() caller: VerifiedKey): Promise<void> {
+    await this.calendars.remove(caller.tenant, name);
   }
 }

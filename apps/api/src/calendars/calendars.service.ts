@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CalendarRecord, CalendarsRepository } from '@app/database';
+import { CalendarRecord, CalendarsRepository, TenantScope } from '@app/database';
 import { CalendarInUseError, CalendarNotFoundError } from '../errors/calendar.errors';
 import { PutCalendarDto } from './dto/put-calendar.dto';
 
@@ -12,24 +12,24 @@ import { PutCalendarDto } from './dto/put-calendar.dto';
 export class CalendarsService {
   constructor(private readonly calendars: CalendarsRepository) {}
 
-  /** Creates the calendar, or replaces its dates and description. */
-  put(name: string, dto: PutCalendarDto): Promise<CalendarRecord> {
-    return this.calendars.put(name, [...new Set(dto.dates)], dto.description ?? null);
+  /** Creates the tenant's calendar, or replaces its dates and description. */
+  put(tenant: string, name: string, dto: PutCalendarDto): Promise<CalendarRecord> {
+    return this.calendars.put(tenant, name, [...new Set(dto.dates)], dto.description ?? null);
   }
 
-  async get(name: string): Promise<CalendarRecord> {
-    const calendar = await this.calendars.find(name);
+  async get(scope: TenantScope, name: string): Promise<CalendarRecord> {
+    const calendar = await this.calendars.find(scope, name);
     if (!calendar) throw new CalendarNotFoundError(name);
     return calendar;
   }
 
-  list(): Promise<CalendarRecord[]> {
-    return this.calendars.list();
+  list(scope: TenantScope): Promise<CalendarRecord[]> {
+    return this.calendars.list(scope);
   }
 
-  /** Deletes the calendar (404 when unknown), refused (409) while an action names it. */
-  async remove(name: string): Promise<void> {
-    const deletion = await this.calendars.delete(name);
+  /** Deletes the tenant's calendar (404 when unknown), refused (409) while an action names it. */
+  async remove(tenant: string, name: string): Promise<void> {
+    const deletion = await this.calendars.delete(tenant, name);
     if (deletion.kind === 'missing') throw new CalendarNotFoundError(name);
     if (deletion.kind === 'in-use') throw new CalendarInUseError(name, deletion.namedBy);
   }

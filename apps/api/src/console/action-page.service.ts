@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity } from '@app/database';
+import { ActionEntity, EVERY_TENANT } from '@app/database';
 import { ActionStatus, Clock, InvalidChangeError, LifecycleEvent, TransitionRefusedError, transition, unlockedGuard } from '@app/domain';
 import { jobIdFor } from '@app/scheduling';
 import { ActionsService } from '../actions/actions.service';
@@ -49,9 +49,9 @@ export class ActionPageService {
 
   async load(id: string): Promise<Omit<ActionPageData, 'csrfToken'>> {
     const [action, history, occurrences] = await Promise.all([
-      this.actions.get(id),
-      this.actions.historyOf(id),
-      this.actions.occurrences(id, OCCURRENCES_SHOWN),
+      this.actions.get(id, EVERY_TENANT),
+      this.actions.historyOf(id, EVERY_TENANT),
+      this.actions.occurrences(id, EVERY_TENANT, OCCURRENCES_SHOWN),
     ]);
     // Only a PENDING or running action can have a job; a PENDING one beyond the queueing horizon has none yet.
     const queued = action.status === ActionStatus.Pending || action.status === ActionStatus.InProgress;

@@ -1,4 +1,5 @@
 import { Body, Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { EVERY_TENANT } from '@app/database';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
@@ -45,7 +46,7 @@ export class ActionPagesController {
     const id = textField(query, 'id');
     if (id) return res.redirect(303, `/admin/actions/${parseId(id)}`);
     const filters = parseListFilters(query);
-    const page = await this.actions.list(filters);
+    const page = await this.actions.list(filters, EVERY_TENANT);
     const types = [...new Set([...this.types.types(), ...(filters.action ? [filters.action] : [])])].sort();
     const deleted = textField(query, 'deleted');
     const notice: Notice | undefined = deleted
@@ -65,7 +66,7 @@ export class ActionPagesController {
   @Post(':id/retry')
   @UseGuards(CsrfGuard)
   retry(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'retried', (actionId) => this.actions.retry(actionId));
+    return this.change(parseId(id), csrfToken, res, 'retried', (actionId) => this.actions.retry(actionId, EVERY_TENANT));
   }
 
   @Post(':id/reschedule')
@@ -74,39 +75,39 @@ export class ActionPagesController {
     const raw = textField(body, 'executionTime');
     if (!raw) throw new ConsoleInputError('executionTime', 'is required: give the new execution time');
     const executionTime = parseTime(raw, 'executionTime');
-    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, { executionTime }, null));
+    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, EVERY_TENANT, { executionTime }, null));
   }
 
   @Post(':id/cancel')
   @UseGuards(CsrfGuard)
   cancel(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'canceled', (actionId) => this.actions.cancel(actionId, 'canceled in the console'));
+    return this.change(parseId(id), csrfToken, res, 'canceled', (actionId) => this.actions.cancel(actionId, EVERY_TENANT, 'canceled in the console'));
   }
 
   @Post(':id/pause')
   @UseGuards(CsrfGuard)
   pause(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'paused', (actionId) => this.actions.pause(actionId, 'paused in the console'));
+    return this.change(parseId(id), csrfToken, res, 'paused', (actionId) => this.actions.pause(actionId, EVERY_TENANT, 'paused in the console'));
   }
 
   @Post(':id/resume')
   @UseGuards(CsrfGuard)
   resume(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'resumed', (actionId) => this.actions.resume(actionId));
+    return this.change(parseId(id), csrfToken, res, 'resumed', (actionId) => this.actions.resume(actionId, EVERY_TENANT));
   }
 
   @Post(':id/skip')
   @UseGuards(CsrfGuard)
   skip(@Param('id') id: string, @Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const count = parseCount(textField(body, 'count') ?? '1', 'count', MAX_SKIP_COUNT);
-    return this.change(parseId(id), csrfToken, res, 'skipped', (actionId) => this.actions.skip(actionId, count));
+    return this.change(parseId(id), csrfToken, res, 'skipped', (actionId) => this.actions.skip(actionId, EVERY_TENANT, count));
   }
 
   @Post(':id/delete')
   @UseGuards(CsrfGuard)
   async remove(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const actionId = parseId(id);
-    const refusal = await this.refusalOf(() => this.actions.remove(actionId));
+    const refusal = await this.refusalOf(() => this.actions.remove(actionId, EVERY_TENANT));
     if (!refusal) return res.redirect(303, `/admin/actions?deleted=${actionId}`);
     sendPage(res, refusal.status, await this.render(actionId, csrfToken, refusal.notice));
   }

@@ -1,4 +1,5 @@
 import { Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { EVERY_TENANT } from '@app/database';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ActionStatus } from '@app/domain';
@@ -29,7 +30,7 @@ export class DeadLettersController {
   @Get()
   @Header('Content-Type', HTML_CONTENT_TYPE)
   async index(): Promise<string> {
-    const stats = await this.actions.stats();
+    const stats = await this.actions.stats(EVERY_TENANT);
     const failedByType = Object.entries(stats.byAction)
       .map(([type, byStatus]): [string, number] => [type, byStatus[ActionStatus.Failed] ?? 0])
       .filter(([, failed]) => failed > 0)
@@ -44,7 +45,7 @@ export class DeadLettersController {
     const cursor = textField(query, 'cursor');
     const [failed, page] = await Promise.all([
       this.failedCount(type),
-      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }),
+      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, EVERY_TENANT),
     ]);
     return layout({
       title: `FAILED ${type}`,
@@ -69,13 +70,13 @@ export class DeadLettersController {
   @UseGuards(CsrfGuard)
   async retryAll(@Param('type') rawType: string, @Res() res: Response): Promise<void> {
     const type = parseActionType(rawType, 'type');
-    const { retried, skipped } = await this.deadLetters.retryAll(type);
+    const { retried, skipped } = await this.deadLetters.retryAll(type, EVERY_TENANT);
     // Back to a page that can be reloaded without retrying again.
     res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}?retried=${retried}&skipped=${skipped}`);
   }
 
   private async failedCount(type: string): Promise<number> {
-    return (await this.actions.stats()).byAction[type]?.[ActionStatus.Failed] ?? 0;
+    return (await this.actions.stats(EVERY_TENANT)).byAction[type]?.[ActionStatus.Failed] ?? 0;
   }
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActivityRepository } from '@app/database';
+import { ActivityRepository, EVERY_TENANT } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionsService } from '../actions/actions.service';
 import { LastHourActivity } from './last-hour-activity';
@@ -24,7 +24,7 @@ export class OverviewService {
     const at = this.clock.now();
     const overdueAfterMs = this.config.scheduling.overdueGraceMs;
     const [stats, overdue, minutes] = await Promise.all([
-      this.actions.stats(),
+      this.actions.stats(EVERY_TENANT),
       this.activity.overdue(new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
       this.lastHour.at(at),
     ]);

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
+import { EVERY_TENANT } from '@app/database';
 import { ERROR_ANSWERS } from '../errors/error-replies';
 import { DeliveryPendingError } from '../errors/webhook.errors';
 import { WebhooksService } from '../webhooks/webhooks.service';
@@ -44,7 +45,7 @@ export class WebhookPagesController {
     const id = parseId(rawId, 'id', 'a subscription id');
     const deliveryId = parseId(rawDelivery, 'deliveryId', 'a delivery id');
     try {
-      await this.webhooks.redeliver(id, deliveryId);
+      await this.webhooks.redeliver(id, EVERY_TENANT, deliveryId);
     } catch (error) {
       if (!(error instanceof DeliveryPendingError)) throw error;
       return this.send(res, ERROR_ANSWERS[error.code].status, csrfToken, { kind: 'error', text: error.message });
@@ -54,9 +55,12 @@ export class WebhookPagesController {
   }
 
   private async send(res: Response, status: HttpStatus, csrfToken: string, notice?: Notice): Promise<void> {
-    const subscriptions = await this.webhooks.list();
+    const subscriptions = await this.webhooks.list(EVERY_TENANT);
     const withDeliveries = await Promise.all(
-      subscriptions.map(async (subscription) => ({ subscription, deliveries: (await this.webhooks.deliveries(subscription.id, DELIVERIES_SHOWN)).items })),
+      subscriptions.map(async (subscription) => ({
+        subscription,
+        deliveries: (await this.webhooks.deliveries(subscription.id, EVERY_TENANT, DELIVERIES_SHOWN)).items,
+      })),
     );
     sendPage(res, status, layout({ title: 'Webhooks', section: 'webhooks', notice, body: webhooksView(withDeliveries, DELIVERIES_SHOWN, csrfToken) }));
   }

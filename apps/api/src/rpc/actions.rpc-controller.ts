@@ -1,7 +1,9 @@
 import { Controller, UseFilters, UseGuards } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RPC_PATTERNS } from '@punctual/contract';
-import { ApiKeyId, SignatureGuard, SignedMessage } from '@app/signature';
+import { TenantScope, tenantScope } from '@app/database';
+import { Caller, SignatureGuard, SignedMessage, VerifiedKey } from '@app/signature';
+import { CallerScope } from '../input/caller-scope.decorator';
 import { ActionsService } from '../actions/actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
 import { ControlNoteDto } from '../actions/dto/control-note.dto';
@@ -31,100 +33,102 @@ export class ActionsRpcController {
   constructor(private readonly actions: ActionsService) {}
 
   @MessagePattern(RPC_PATTERNS.create)
-  async create(@Payload(RPC_BODY) body: unknown, @Payload() message: SignedMessage, @ApiKeyId() keyId: string): Promise<ActionResponse> {
+  async create(@Payload(RPC_BODY) body: unknown, @Payload() message: SignedMessage, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
     const claim = idempotencyClaim(messageHeader(message.headers, 'Idempotency-Key'), body);
-    const { action } = await this.actions.create(await validated(CreateActionDto, body), keyId, claim);
+    const { action } = await this.actions.create(await validated(CreateActionDto, body), caller, claim);
     return ActionResponse.from(action);
   }
 
   @MessagePattern(RPC_PATTERNS.createBatch)
-  async createBatch(@Payload(RPC_BATCH_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<ActionBatchResponse> {
-    const created = await this.actions.createBatch((await validated(CreateBatchDto, body)).items, keyId);
+  async createBatch(@Payload(RPC_BATCH_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<ActionBatchResponse> {
+    const created = await this.actions.createBatch((await validated(CreateBatchDto, body)).items, caller);
     return { items: created.map(ActionResponse.from) };
   }
 
   @MessagePattern(RPC_PATTERNS.preview)
-  async preview(@Payload(RPC_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<OccurrencesResponse> {
+  async preview(@Payload(RPC_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<OccurrencesResponse> {
     const { action, ...query } = envelope(body, ['action', 'count']);
     const dto = await validated(CreateActionDto, action);
     const { count } = await validated(OccurrencesQuery, query);
-    return OccurrencesResponse.from(await this.actions.preview(dto, keyId, count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.actions.preview(dto, caller, count ?? DEFAULT_OCCURRENCES));
   }
 
   @MessagePattern(RPC_PATTERNS.get)
-  async get(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.get(actionId(envelope(body, ['id']).id)));
+  async get(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.get(actionId(envelope(body, ['id']).id), scope));
   }
 
   @MessagePattern(RPC_PATTERNS.list)
-  async list(@Payload(RPC_BODY) body: unknown): Promise<ActionPageResponse> {
-    const page = await this.actions.list(await validated(ListActionsQuery, body));
+  async list(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionPageResponse> {
+    const page = await this.actions.list(await validated(ListActionsQuery, body), scope);
     return { items: page.items.map(ActionResponse.from), nextCursor: page.nextCursor };
   }
 
   @MessagePattern(RPC_PATTERNS.stats)
-  async stats(@Payload(RPC_BODY) body: unknown): Promise<ActionStatsResponse> {
+  async stats(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionStatsResponse> {
     envelope(body, []);
-    return this.actions.stats();
+    return this.actions.stats(scope);
   }
 
   /** The first page (or the page `limit` and `cursor` ask for); the HTTP twin's `Link` header has no place in a reply. */
   @MessagePattern(RPC_PATTERNS.history)
-  async history(@Payload(RPC_BODY) body: unknown): Promise<HistoryEntryResponse[]> {
+  async history(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<HistoryEntryResponse[]> {
     const { id, ...query } = envelope(body, ['id', 'limit', 'cursor']);
-    const page = await this.actions.historyOf(actionId(id), await validated(HistoryQuery, query));
+    const page = await this.actions.historyOf(actionId(id), scope, await validated(HistoryQuery, query));
     return page.entries.map(HistoryEntryResponse.from);
   }
 
   @MessagePattern(RPC_PATTERNS.occurrences)
-  async occurrences(@Payload(RPC_BODY) body: unknown): Promise<OccurrencesResponse> {
+  async occurrences(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<OccurrencesResponse> {
     const { id, ...query } = envelope(body, ['id', 'count']);
     const { count } = await validated(OccurrencesQuery, query);
-    return OccurrencesResponse.from(await this.actions.occurrences(actionId(id), count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.actions.occurrences(actionId(id), scope, count ?? DEFAULT_OCCURRENCES));
   }
 
   @MessagePattern(RPC_PATTERNS.update)
-  async update(@Payload(RPC_BODY) body: unknown, @ApiKeyId() keyId: string): Promise<ActionResponse> {
+  async update(@Payload(RPC_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
     const { id, changes } = envelope(body, ['id', 'changes']);
-    return ActionResponse.from(await this.actions.update(actionId(id), await validated(UpdateActionDto, changes ?? {}), keyId));
+    return ActionResponse.from(
+      await this.actions.update(actionId(id), tenantScope(caller.tenant), await validated(UpdateActionDto, changes ?? {}), caller.keyId),
+    );
   }
 
   /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
   @MessagePattern(RPC_PATTERNS.delete)
-  async remove(@Payload(RPC_BODY) body: unknown): Promise<null> {
-    await this.actions.remove(actionId(envelope(body, ['id']).id));
+  async remove(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<null> {
+    await this.actions.remove(actionId(envelope(body, ['id']).id), scope);
     return null;
   }
 
   /** Replies with the action: `CANCELED`, or still running with `cancelRequestedAt` set (HTTP's 202). */
   @MessagePattern(RPC_PATTERNS.cancel)
-  async cancel(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+  async cancel(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'note']);
     const { note } = await validated(ControlNoteDto, rest);
-    return ActionResponse.from(await this.actions.cancel(actionId(id), note ?? null));
+    return ActionResponse.from(await this.actions.cancel(actionId(id), scope, note ?? null));
   }
 
   @MessagePattern(RPC_PATTERNS.pause)
-  async pause(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+  async pause(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'note']);
     const { note } = await validated(ControlNoteDto, rest);
-    return ActionResponse.from(await this.actions.pause(actionId(id), note ?? null));
+    return ActionResponse.from(await this.actions.pause(actionId(id), scope, note ?? null));
   }
 
   @MessagePattern(RPC_PATTERNS.resume)
-  async resume(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.resume(actionId(envelope(body, ['id']).id)));
+  async resume(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.resume(actionId(envelope(body, ['id']).id), scope));
   }
 
   @MessagePattern(RPC_PATTERNS.skip)
-  async skip(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
+  async skip(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'count']);
     const { count } = await validated(SkipOccurrencesDto, rest);
-    return ActionResponse.from(await this.actions.skip(actionId(id), count ?? 1));
+    return ActionResponse.from(await this.actions.skip(actionId(id), scope, count ?? 1));
   }
 
   @MessagePattern(RPC_PATTERNS.retry)
-  async retry(@Payload(RPC_BODY) body: unknown): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.retry(actionId(envelope(body, ['id']).id)));
+  async retry(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
+    return ActionResponse.from(await this.actions.retry(actionId(envelope(body, ['id']).id), scope));
   }
 }

@@ -1,7 +1,9 @@
 import { Controller, UseFilters, UseGuards } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RPC_PATTERNS } from '@punctual/contract';
-import { SignatureGuard } from '@app/signature';
+import { TenantScope } from '@app/database';
+import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { CallerScope } from '../input/caller-scope.decorator';
 import { CALENDAR_NAME } from '../calendars/calendar-name.pipe';
 import { CalendarsService } from '../calendars/calendars.service';
 import { CalendarListResponse, CalendarResponse } from '../calendars/dto/calendar.response';
@@ -18,27 +20,27 @@ export class CalendarsRpcController {
   constructor(private readonly calendars: CalendarsService) {}
 
   @MessagePattern(RPC_PATTERNS.putCalendar)
-  async put(@Payload(RPC_CALENDAR_BODY) body: unknown): Promise<CalendarResponse> {
+  async put(@Payload(RPC_CALENDAR_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<CalendarResponse> {
     const { name, ...rest } = envelope(body, ['name', 'dates', 'description']);
     const dto = await validated(PutCalendarDto, rest);
-    return CalendarResponse.from(await this.calendars.put(CALENDAR_NAME.transform(name), dto));
+    return CalendarResponse.from(await this.calendars.put(caller.tenant, CALENDAR_NAME.transform(name), dto));
   }
 
   @MessagePattern(RPC_PATTERNS.getCalendar)
-  async get(@Payload(RPC_BODY) body: unknown): Promise<CalendarResponse> {
-    return CalendarResponse.from(await this.calendars.get(CALENDAR_NAME.transform(envelope(body, ['name']).name)));
+  async get(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<CalendarResponse> {
+    return CalendarResponse.from(await this.calendars.get(scope, CALENDAR_NAME.transform(envelope(body, ['name']).name)));
   }
 
   @MessagePattern(RPC_PATTERNS.listCalendars)
-  async list(@Payload(RPC_BODY) body: unknown): Promise<CalendarListResponse> {
+  async list(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
     envelope(body, []);
-    return { items: (await this.calendars.list()).map(CalendarResponse.from) };
+    return { items: (await this.calendars.list(scope)).map(CalendarResponse.from) };
   }
 
   /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
   @MessagePattern(RPC_PATTERNS.deleteCalendar)
-  async remove(@Payload(RPC_BODY) body: unknown): Promise<null> {
-    await this.calendars.remove(CALENDAR_NAME.transform(envelope(body, ['name']).name));
+  async remove(@Payload(RPC_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<null> {
+    await this.calendars.remove(caller.tenant, CALENDAR_NAME.transform(envelope(body, ['name']).name));
     return null;
   }
 }

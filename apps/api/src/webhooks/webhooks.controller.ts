@@ -12,7 +12,9 @@ import {
   ApiTags,
   ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
-import { SignatureGuard } from '@app/signature';
+import { TenantScope } from '@app/database';
+import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { PageQuery } from '../input/page.query';
@@ -40,37 +42,37 @@ export class WebhooksController {
   @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
   @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
   @ApiServiceUnavailableResponse({ description: 'WEBHOOK_SECRET_KEY is not set' })
-  async create(@Body() dto: CreateWebhookDto): Promise<CreatedWebhookResponse> {
-    const { subscription, secret } = await this.webhooks.create(dto);
+  async create(@Body() dto: CreateWebhookDto, @Caller() caller: VerifiedKey): Promise<CreatedWebhookResponse> {
+    const { subscription, secret } = await this.webhooks.create(dto, caller.tenant);
     return { ...WebhookResponse.from(subscription), secret };
   }
 
   @Get()
   @ApiOkResponse({ type: WebhookListResponse })
-  async list(): Promise<WebhookListResponse> {
-    return { items: (await this.webhooks.list()).map(WebhookResponse.from) };
+  async list(@CallerScope() scope: TenantScope): Promise<WebhookListResponse> {
+    return { items: (await this.webhooks.list(scope)).map(WebhookResponse.from) };
   }
 
   @Get(':id')
   @ApiOkResponse({ type: WebhookResponse })
   @ApiNotFoundResponse()
-  async get(@Param('id', ID) id: string): Promise<WebhookResponse> {
-    return WebhookResponse.from(await this.webhooks.get(id));
+  async get(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<WebhookResponse> {
+    return WebhookResponse.from(await this.webhooks.get(id, scope));
   }
 
   @Delete(':id')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; its pending deliveries are dropped' })
   @ApiNotFoundResponse()
-  async remove(@Param('id', ID) id: string): Promise<void> {
-    await this.webhooks.remove(id);
+  async remove(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<void> {
+    await this.webhooks.remove(id, scope);
   }
 
   @Get(':id/deliveries')
   @ApiOkResponse({ type: DeliveryPageResponse, description: 'Newest first' })
   @ApiNotFoundResponse()
-  async deliveries(@Param('id', ID) id: string, @Query() query: PageQuery): Promise<DeliveryPageResponse> {
-    const page = await this.webhooks.deliveries(id, query.limit, query.cursor);
+  async deliveries(@Param('id', ID) id: string, @Query() query: PageQuery, @CallerScope() scope: TenantScope): Promise<DeliveryPageResponse> {
+    const page = await this.webhooks.deliveries(id, scope, query.limit, query.cursor);
     return { items: page.items.map(DeliveryResponse.from), nextCursor: page.nextCursor };
   }
 
@@ -78,8 +80,8 @@ export class WebhooksController {
   @HttpCode(202)
   @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A webhook.test event is queued for this subscription' })
   @ApiNotFoundResponse()
-  async test(@Param('id', ID) id: string): Promise<DeliveryResponse> {
-    return DeliveryResponse.from(await this.webhooks.test(id));
+  async test(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<DeliveryResponse> {
+    return DeliveryResponse.from(await this.webhooks.test(id, scope));
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
@@ -90,7 +92,11 @@ export class WebhooksController {
   })
   @ApiConflictResponse({ description: 'The delivery is still PENDING: it is retried on its own' })
   @ApiNotFoundResponse({ description: 'No such subscription, or no such delivery of it' })
-  async redeliver(@Param('id', ID) id: string, @Param('deliveryId', uuidParam('deliveryId')) deliveryId: string): Promise<DeliveryResponse> {
-    return DeliveryResponse.from(await this.webhooks.redeliver(id, deliveryId));
+  async redeliver(
+    @Param('id', ID) id: string,
+    @Param('deliveryId', uuidParam('deliveryId')) deliveryId: string,
+    @CallerScope() scope: TenantScope,
+  ): Promise<DeliveryResponse> {
+    return DeliveryResponse.from(await this.webhooks.redeliver(id, scope, deliveryId));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
-import { DeliveryRecord, SubscriptionRecord, WebhooksRepository } from '@app/database';
+import { DeliveryRecord, SubscriptionRecord, TenantScope, WebhooksRepository } from '@app/database';
 import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
@@ -50,7 +50,8 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   /** Stores a subscription; its secret is returned here only, and kept encrypted. */
-  async create(dto: CreateWebhookDto): Promise<{ subscription: SubscriptionRecord; secret: string }> {
+  /** Subscribes a URL to the tenant's events; the secret is answered this once. */
+  async create(dto: CreateWebhookDto, tenant: string): Promise<{ subscription: SubscriptionRecord; secret: string }> {
     if (!this.cipher.enabled) throw new WebhooksNotConfiguredError();
     const problem = webhookUrlProblem(dto.url, 'url', this.egress, true);
     if (problem) throw new InvalidRequestError(problem);
@@ -63,6 +64,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     const secret = newSubscriptionSecret();
     const subscription = await this.webhooks.createUnlessFull(MAX_SUBSCRIPTIONS, {
       id: randomUUID(),
+      tenantId: tenant,
       url: dto.url,
       events: dto.events,
       actionTypes: dto.actionTypes ?? null,
@@ -73,24 +75,30 @@ export class WebhooksService implements OnApplicationBootstrap {
     return { subscription, secret };
   }
 
-  list(): Promise<SubscriptionRecord[]> {
-    return this.webhooks.list();
+  list(scope: TenantScope): Promise<SubscriptionRecord[]> {
+    return this.webhooks.list(scope);
   }
 
-  async get(id: string): Promise<SubscriptionRecord> {
-    const subscription = await this.webhooks.findById(id);
+  /** The subscription, if `scope` may see it; every route about its deliveries starts here. */
+  async get(id: string, scope: TenantScope): Promise<SubscriptionRecord> {
+    const subscription = await this.webhooks.findById(id, scope);
     if (!subscription) throw new WebhookNotFoundError(id);
     return subscription;
   }
 
   /** Stops deliveries to it at once: its pending deliveries are dropped with it. */
-  async remove(id: string): Promise<void> {
-    if (!(await this.webhooks.delete(id))) throw new WebhookNotFoundError(id);
+  async remove(id: string, scope: TenantScope): Promise<void> {
+    if (!(await this.webhooks.delete(id, scope))) throw new WebhookNotFoundError(id);
   }
 
   /** Its deliveries, newest first. */
-  async deliveries(id: string, limit = DEFAULT_PAGE, cursor?: string): Promise<{ items: DeliveryRecord[]; nextCursor: string | null }> {
-    await this.get(id);
+  async deliveries(
+    id: string,
+    scope: TenantScope,
+    limit = DEFAULT_PAGE,
+    cursor?: string,
+  ): Promise<{ items: DeliveryRecord[]; nextCursor: string | null }> {
+    await this.get(id, scope);
     // The list cursor's (time, id) pair, here the delivery's creation time.
     const after = cursor ? decodeCursor(cursor) : undefined;
     const rows = await this.webhooks.deliveries(id, limit + 1, after && { createdAt: after.executionTime, id: after.id });
@@ -100,18 +108,18 @@ export class WebhooksService implements OnApplicationBootstrap {
   }
 
   /** Queues a `webhook.test` event for this subscription alone. */
-  async test(id: string): Promise<DeliveryRecord> {
-    await this.get(id);
+  async test(id: string, scope: TenantScope): Promise<DeliveryRecord> {
+    await this.get(id, scope);
     return this.webhooks.addTestEvent(id);
   }
 
   /** Sends a FAILED or DELIVERED delivery of this subscription again: the same event, so the same `webhook-id`. */
-  async redeliver(id: string, deliveryId: string): Promise<DeliveryRecord> {
+  async redeliver(id: string, scope: TenantScope, deliveryId: string): Promise<DeliveryRecord> {
+    await this.get(id, scope);
     const redelivered = await this.webhooks.redeliver(id, deliveryId);
     if (redelivered) return redelivered;
     // The update found it neither FAILED nor DELIVERED, so it was pending then, whatever it is by now.
     if (await this.webhooks.hasDelivery(id, deliveryId)) throw new DeliveryPendingError(deliveryId);
-    await this.get(id);
     throw new DeliveryNotFoundError(id, deliveryId);
   }
 }

@@ -5,12 +5,16 @@ import { ActionRetryPolicy, ActionStatus, DstPolicy, Frequency, MisfirePolicy } 
 export type JsonObject = Record<string, unknown>;
 
 @Entity({ name: 'actions' })
-@Index('idx_actions_list', ['executionTime', 'id'])
-@Index('idx_actions_status_list', ['status', 'executionTime', 'id'])
-@Index('idx_actions_action_list', ['action', 'executionTime', 'id'])
+@Index('idx_actions_list', ['tenantId', 'executionTime', 'id'])
+@Index('idx_actions_status_list', ['tenantId', 'status', 'executionTime', 'id'])
+@Index('idx_actions_action_list', ['tenantId', 'action', 'executionTime', 'id'])
 export class ActionEntity {
   @PrimaryColumn('uuid')
   id: string;
+
+  /** The tenant whose key created it: only that tenant's keys see or change it. */
+  @Column({ name: 'tenant_id', type: 'varchar', length: 64 })
+  tenantId: string;
 
   @Column({ type: 'varchar', length: 64 })
   action: string;

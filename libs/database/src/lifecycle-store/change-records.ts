@@ -14,12 +14,12 @@ export function outboxInsertSql(changed: string, extraColumns: readonly string[]
   const snapshot = `to_jsonb(c) - ARRAY[${notAction}]::text[]`;
   // Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
   const wanted = '(c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))';
-  return `INSERT INTO webhook_events (type, action_id, action_type, occurrence, attempt, note, reason, action, callback_url, api_key_id)
-    SELECT 'action.occurrence_skipped', c.id, c.action, s.occurrence, s.attempt, s.note, s.reason, ${snapshot}, c.callback_url, c.callback_key_id
+  return `INSERT INTO webhook_events (tenant_id, type, action_id, action_type, occurrence, attempt, note, reason, action, callback_url, api_key_id)
+    SELECT c.tenant_id, 'action.occurrence_skipped', c.id, c.action, s.occurrence, s.attempt, s.note, s.reason, ${snapshot}, c.callback_url, c.callback_key_id
       FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped) AS s(occurrence integer, attempt integer, note text, reason varchar)
       WHERE c.skipped IS NOT NULL AND ${wanted}
     UNION ALL
-    SELECT c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, ${snapshot}, c.callback_url, c.callback_key_id
+    SELECT c.tenant_id, c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, ${snapshot}, c.callback_url, c.callback_key_id
       FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}`;
 }
 

@@ -22,7 +22,7 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
  */
 const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND a.retry_count = 0 AND EXISTS (
         SELECT 1 FROM calendar_dates d
-        WHERE d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
+        WHERE d.tenant_id = a.tenant_id AND d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
 
 /**
  * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($4: the lease in ms).

@@ -5,6 +5,7 @@ import { stateColumns } from './state-columns';
 /** A batch of new actions, one array per column, in the order of the statement's `unnest`. */
 export const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
   ['id', 'uuid', (a) => a.id],
+  ['tenant_id', 'varchar', (a) => a.tenantId],
   ['action', 'varchar', (a) => a.action],
   ['api_key_id', 'varchar', (a) => a.apiKeyId],
   ...stateColumns<NewAction>((a) => a.state),
@@ -18,13 +19,13 @@ export const NEW_ACTION_COLUMNS = new UnnestColumns<NewAction>([
  */
 export const INSERT_ACTIONS_SQL = `WITH incoming AS (
     SELECT * FROM unnest(
-      $1::uuid[], $2::varchar[], $3::varchar[],
-      $4::varchar[], $5::integer[], $6::integer[], $7::text[], $8::timestamptz[], $9::timestamptz[], $10::timestamptz[],
-      $11::boolean[], $12::varchar[], $13::varchar[], $14::varchar[], $15::integer[], $16::timestamptz[], $17::text[],
-      $18::varchar[], $19::text[], $20::text[], $21::varchar[], $22::varchar[], $23::varchar[], $24::timestamptz[], $25::integer[],
-      $26::integer[], $27::text[], $28::varchar[], $29::integer[], $30::integer[], $31::integer[], $32::text[]
+      $1::uuid[], $2::varchar[], $3::varchar[], $4::varchar[],
+      $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[],
+      $12::boolean[], $13::varchar[], $14::varchar[], $15::varchar[], $16::integer[], $17::timestamptz[], $18::text[],
+      $19::varchar[], $20::text[], $21::text[], $22::varchar[], $23::varchar[], $24::varchar[], $25::timestamptz[], $26::integer[],
+      $27::integer[], $28::text[], $29::varchar[], $30::integer[], $31::integer[], $32::integer[], $33::text[]
     ) AS n(
-      id, action, api_key_id,
+      id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
@@ -32,13 +33,13 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
     )
   ), inserted AS (
     INSERT INTO actions (
-      id, action, api_key_id,
+      id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
       skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision
     )
-    SELECT id, action, api_key_id,
+    SELECT id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy::jsonb,
       misfire_policy, data::jsonb, metadata::jsonb, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,

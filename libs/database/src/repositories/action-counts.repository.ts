@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
 import { TransactionLock } from '../leadership/advisory-lock';
 import { ActionStats } from './action-query.types';
+import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
 /** Advisory-lock key: one compaction at a time (concurrent ones would be correct, only wasted). */
 const COMPACTION_LOCK = 0x636f756e; // "coun"
@@ -30,10 +31,12 @@ export class ActionCountsRepository {
     this.lock = new TransactionLock(dataSource, COMPACTION_LOCK);
   }
 
-  async stats(): Promise<ActionStats> {
+  /** The counts of `scope`'s actions. */
+  async stats(scope: TenantScope): Promise<ActionStats> {
     const rows: { action: string; status: ActionStatus; count: string; deltas: number }[] = await this.dataSource.query(
       `SELECT action, status, sum(delta)::bigint AS count, count(*)::int AS deltas
-       FROM action_counts GROUP BY action, status ORDER BY action, status`,
+       FROM action_counts WHERE ${tenantCondition(scope, 'tenant_id', 1)} GROUP BY action, status ORDER BY action, status`,
+      [ownedBy(scope)],
     );
     const byStatus = Object.fromEntries(ALL_STATUSES.map((s) => [s, 0])) as Record<ActionStatus, number>;
     const byAction: ActionStats['byAction'] = {};
@@ -60,10 +63,10 @@ export class ActionCountsRepository {
   async compact(manager?: EntityManager): Promise<number> {
     if (!manager) return (await this.lock.whileHeld((held) => this.compact(held))) ?? 0;
     const [{ folded }]: { folded: number }[] = await manager.query(
-      `WITH folded AS (DELETE FROM action_counts RETURNING action, status, delta),
+      `WITH folded AS (DELETE FROM action_counts RETURNING tenant_id, action, status, delta),
             totals AS (
-              INSERT INTO action_counts (action, status, delta)
-              SELECT action, status, sum(delta) FROM folded GROUP BY action, status HAVING sum(delta) <> 0
+              INSERT INTO action_counts (tenant_id, action, status, delta)
+              SELECT tenant_id, action, status, sum(delta) FROM folded GROUP BY tenant_id, action, status HAVING sum(delta) <> 0
             )
        SELECT count(*)::int AS folded FROM folded`,
     );

@@ -4,6 +4,8 @@ import { ActionState, ActionStatus, HistoryDraft } from '@app/domain';
 export interface NewAction {
   id: string;
   action: string;
+  /** The tenant of the API key that created it. */
+  tenantId: string;
   /** The API key that created it. */
   apiKeyId: string;
   state: ActionState;

@@ -5,6 +5,7 @@ import { ActionEntity } from '../entities/action.entity';
 import { LifecycleStore } from '../lifecycle-store/lifecycle.store';
 import { ActionListFilter, NewAction } from './action-query.types';
 import { IdempotencyKeyReusedError } from './idempotency-key-reused.error';
+import { TenantScope, ownedBy, tenantScope } from './tenant-scope';
 
 /** How long an `Idempotency-Key` keeps answering with the action it created. */
 const IDEMPOTENCY_TTL = '24 hours';
@@ -51,17 +52,20 @@ export class ActionsRepository {
     );
     // A key stored before hashes were kept has none: it answers as before until it expires.
     if (rows[0] && rows[0].request_hash !== null && rows[0].request_hash !== requestHash) throw new IdempotencyKeyReusedError(key);
-    const existing = rows[0] && (await this.findById(rows[0].action_id));
+    // The key is one tenant's, and so is every action it created.
+    const existing = rows[0] && (await this.findById(rows[0].action_id, tenantScope(action.tenantId)));
     if (!existing) throw new Error(`Idempotency key ${key} refers to no action`);
     return { created: false, action: existing };
   }
 
-  findById(id: string): Promise<ActionEntity | null> {
-    return this.dataSource.getRepository(ActionEntity).findOneBy({ id });
+  /** The action, if `scope` may see it: another tenant's is as missing as one that never was. */
+  findById(id: string, scope: TenantScope): Promise<ActionEntity | null> {
+    const tenant = ownedBy(scope);
+    return this.dataSource.getRepository(ActionEntity).findOneBy(tenant === null ? { id } : { id, tenantId: tenant });
   }
 
-  /** One page ordered by (executionTime, id), either way, strictly after the given keyset position. */
-  list(filter: ActionListFilter): Promise<ActionEntity[]> {
+  /** One page of `scope`'s actions ordered by (executionTime, id), either way, strictly after the given keyset position. */
+  list(filter: ActionListFilter, scope: TenantScope): Promise<ActionEntity[]> {
     const direction = filter.descending ? 'DESC' : 'ASC';
     const query = this.dataSource
       .getRepository(ActionEntity)
@@ -69,6 +73,8 @@ export class ActionsRepository {
       .orderBy('a.execution_time', direction)
       .addOrderBy('a.id', direction)
       .limit(filter.limit);
+    const tenant = ownedBy(scope);
+    if (tenant !== null) query.andWhere('a.tenant_id = :tenant', { tenant });
     if (filter.status) query.andWhere('a.status = :status', { status: filter.status });
     if (filter.action) query.andWhere('a.action = :action', { action: filter.action });
     if (filter.paused !== undefined) query.andWhere(filter.paused ? 'a.paused_from IS NOT NULL' : 'a.paused_from IS NULL');

@@ -2,9 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { CalendarDates } from '@app/domain';
+import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
 /** A calendar as stored: its dates as `YYYY-MM-DD`, in order. */
 export interface CalendarRecord {
+  tenantId: string;
   name: string;
   dates: string[];
   description: string | null;
@@ -15,69 +17,84 @@ export interface CalendarRecord {
 export type CalendarDeletion = { kind: 'deleted' } | { kind: 'missing' } | { kind: 'in-use'; namedBy: number };
 
 // Dates travel as text: the driver would turn a `date` into a Date at local midnight.
-const CALENDAR = `c.name, c.description, c.updated_at AS "updatedAt",
-  ARRAY(SELECT to_char(d.day, 'YYYY-MM-DD') FROM calendar_dates d WHERE d.calendar = c.name ORDER BY d.day) AS dates`;
+const CALENDAR = `c.tenant_id AS "tenantId", c.name, c.description, c.updated_at AS "updatedAt",
+  ARRAY(SELECT to_char(d.day, 'YYYY-MM-DD') FROM calendar_dates d WHERE d.tenant_id = c.tenant_id AND d.calendar = c.name ORDER BY d.day) AS dates`;
 
 /** The foreign key from an action to its calendar (see the holiday-calendars migration). */
 const ACTION_CALENDAR_KEY = 'actions_calendar_fkey';
 
-/** Calendars: named sets of dates that the schedules naming them skip. */
+/** Calendars: named sets of dates that the schedules naming them skip, each one tenant's. */
 @Injectable()
 export class CalendarsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Creates the calendar or replaces its dates and description. Concurrent puts of one name are
-   * serialized by its row; actions are not touched (the claim reads the dates when an occurrence
-   * comes due), so the cost does not grow with the actions that use it.
+   * Creates the tenant's calendar or replaces its dates and description. Concurrent puts of one
+   * name are serialized by its row; actions are not touched (the claim reads the dates when an
+   * occurrence comes due), so the cost does not grow with the actions that use it.
    */
-  async put(name: string, dates: readonly string[], description: string | null): Promise<CalendarRecord> {
+  async put(tenant: string, name: string, dates: readonly string[], description: string | null): Promise<CalendarRecord> {
     return this.dataSource.transaction(async (manager) => {
       await manager.query(
-        `INSERT INTO calendars (name, description) VALUES ($1, $2)
-         ON CONFLICT (name) DO UPDATE SET description = EXCLUDED.description, updated_at = clock_timestamp()`,
-        [name, description],
+        `INSERT INTO calendars (tenant_id, name, description) VALUES ($1, $2, $3)
+         ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description, updated_at = clock_timestamp()`,
+        [tenant, name, description],
       );
-      await manager.query(`DELETE FROM calendar_dates WHERE calendar = $1 AND day <> ALL($2::date[])`, [name, dates]);
-      await manager.query(`INSERT INTO calendar_dates (calendar, day) SELECT $1, unnest($2::date[]) ON CONFLICT DO NOTHING`, [name, dates]);
-      const [calendar]: CalendarRecord[] = await manager.query(`SELECT ${CALENDAR} FROM calendars c WHERE c.name = $1`, [name]);
+      await manager.query(`DELETE FROM calendar_dates WHERE tenant_id = $1 AND calendar = $2 AND day <> ALL($3::date[])`, [tenant, name, dates]);
+      await manager.query(`INSERT INTO calendar_dates (tenant_id, calendar, day) SELECT $1, $2, unnest($3::date[]) ON CONFLICT DO NOTHING`, [
+        tenant,
+        name,
+        dates,
+      ]);
+      const [calendar]: CalendarRecord[] = await manager.query(`SELECT ${CALENDAR} FROM calendars c WHERE c.tenant_id = $1 AND c.name = $2`, [
+        tenant,
+        name,
+      ]);
       return calendar;
     });
   }
 
-  async find(name: string): Promise<CalendarRecord | null> {
-    const [calendar]: CalendarRecord[] = await this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c WHERE c.name = $1`, [name]);
+  async find(scope: TenantScope, name: string): Promise<CalendarRecord | null> {
+    const [calendar]: CalendarRecord[] = await this.dataSource.query(
+      `SELECT ${CALENDAR} FROM calendars c WHERE ${tenantCondition(scope, 'c.tenant_id', 1)} AND c.name = $2 ORDER BY c.tenant_id LIMIT 1`,
+      [ownedBy(scope), name],
+    );
     return calendar ?? null;
   }
 
-  list(): Promise<CalendarRecord[]> {
-    return this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c ORDER BY c.name`);
+  list(scope: TenantScope): Promise<CalendarRecord[]> {
+    return this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c WHERE ${tenantCondition(scope, 'c.tenant_id', 1)} ORDER BY c.name, c.tenant_id`, [
+      ownedBy(scope),
+    ]);
   }
 
-  /** The calendar's dates, as the schedules naming it read them; null when there is no such calendar. */
-  async datesOf(name: string): Promise<CalendarDates | null> {
-    const calendar = await this.find(name);
+  /** The dates of the tenant's calendar, as the schedules naming it read them; null when there is no such calendar. */
+  async datesOf(tenant: string, name: string): Promise<CalendarDates | null> {
+    const calendar = await this.find({ tenant }, name);
     return calendar && new Set(calendar.dates);
   }
 
-  /** Those of `names` that name no calendar. */
-  async unknown(names: readonly string[]): Promise<string[]> {
+  /** Those of `names` that name none of the tenant's calendars. */
+  async unknown(tenant: string, names: readonly string[]): Promise<string[]> {
     if (names.length === 0) return [];
     const rows: { name: string }[] = await this.dataSource.query(
-      `SELECT n.name FROM unnest($1::varchar[]) AS n(name) WHERE NOT EXISTS (SELECT 1 FROM calendars c WHERE c.name = n.name)`,
-      [[...new Set(names)]],
+      `SELECT n.name FROM unnest($2::varchar[]) AS n(name) WHERE NOT EXISTS (SELECT 1 FROM calendars c WHERE c.tenant_id = $1 AND c.name = n.name)`,
+      [tenant, [...new Set(names)]],
     );
     return rows.map((row) => row.name);
   }
 
-  /** Deletes the calendar with its dates, unless an action names it: the foreign key decides, atomically with any create naming it. */
-  async delete(name: string): Promise<CalendarDeletion> {
+  /** Deletes the tenant's calendar with its dates, unless an action names it: the foreign key decides, atomically with any create naming it. */
+  async delete(tenant: string, name: string): Promise<CalendarDeletion> {
     try {
-      const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM calendars WHERE name = $1`, [name]);
+      const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM calendars WHERE tenant_id = $1 AND name = $2`, [tenant, name]);
       return deleted === 1 ? { kind: 'deleted' } : { kind: 'missing' };
     } catch (error) {
       if (!violates(error, ACTION_CALENDAR_KEY)) throw error;
-      const [{ count }]: { count: number }[] = await this.dataSource.query(`SELECT count(*)::int AS count FROM actions WHERE calendar = $1`, [name]);
+      const [{ count }]: { count: number }[] = await this.dataSource.query(
+        `SELECT count(*)::int AS count FROM actions WHERE tenant_id = $1 AND calendar = $2`,
+        [tenant, name],
+      );
       return { kind: 'in-use', namedBy: count };
     }
   }

@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
 
 export interface SubscriptionRecord {
   id: string;
+  /** Its events are this tenant's alone. */
+  tenantId: string;
   url: string;
   events: string[];
   actionTypes: string[] | null;
@@ -26,7 +29,7 @@ export interface DeliveryRecord {
   deliveredAt: Date | null;
 }
 
-const SUBSCRIPTION = `id, url, events, action_types AS "actionTypes", description, secret_ciphertext AS "secretCiphertext", created_at AS "createdAt"`;
+const SUBSCRIPTION = `id, tenant_id AS "tenantId", url, events, action_types AS "actionTypes", description, secret_ciphertext AS "secretCiphertext", created_at AS "createdAt"`;
 const DELIVERY = `d.id, e.type, e.action_id AS "actionId", d.status, d.attempts, d.last_status_code AS "lastStatusCode",
   d.last_error AS "lastError", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`;
 
@@ -35,33 +38,57 @@ const DELIVERY = `d.id, e.type, e.action_id AS "actionId", d.status, d.attempts,
 export class WebhooksRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Stores a subscription unless `max` exist already (null then); concurrent creates cannot pass the bound together. */
+  /**
+   * Stores a subscription unless its tenant has `max` already (null then); concurrent creates
+   * cannot pass the bound together. Every event fans out to its tenant's subscriptions, so the
+   * bound is what one state change can cost.
+   */
   async createUnlessFull(max: number, subscription: Omit<SubscriptionRecord, 'createdAt'>): Promise<SubscriptionRecord | null> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`LOCK TABLE webhook_subscriptions IN SHARE ROW EXCLUSIVE MODE`);
-      const [{ count }]: { count: number }[] = await manager.query(`SELECT count(*)::int AS count FROM webhook_subscriptions`);
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('webhook_subscriptions:' || $1))`, [subscription.tenantId]);
+      const [{ count }]: { count: number }[] = await manager.query(`SELECT count(*)::int AS count FROM webhook_subscriptions WHERE tenant_id = $1`, [
+        subscription.tenantId,
+      ]);
       if (count >= max) return null;
       const [row]: SubscriptionRecord[] = await manager.query(
-        `INSERT INTO webhook_subscriptions (id, url, events, action_types, description, secret_ciphertext)
-         VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${SUBSCRIPTION}`,
-        [subscription.id, subscription.url, subscription.events, subscription.actionTypes, subscription.description, subscription.secretCiphertext],
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, action_types, description, secret_ciphertext)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${SUBSCRIPTION}`,
+        [
+          subscription.id,
+          subscription.tenantId,
+          subscription.url,
+          subscription.events,
+          subscription.actionTypes,
+          subscription.description,
+          subscription.secretCiphertext,
+        ],
       );
       return row;
     });
   }
 
-  list(): Promise<SubscriptionRecord[]> {
-    return this.dataSource.query(`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions ORDER BY created_at, id`);
+  list(scope: TenantScope): Promise<SubscriptionRecord[]> {
+    return this.dataSource.query(
+      `SELECT ${SUBSCRIPTION} FROM webhook_subscriptions WHERE ${tenantCondition(scope, 'tenant_id', 1)} ORDER BY created_at, id`,
+      [ownedBy(scope)],
+    );
   }
 
-  async findById(id: string): Promise<SubscriptionRecord | null> {
-    const [row]: SubscriptionRecord[] = await this.dataSource.query(`SELECT ${SUBSCRIPTION} FROM webhook_subscriptions WHERE id = $1`, [id]);
+  /** The subscription, if `scope` may see it; its deliveries are reached only through it. */
+  async findById(id: string, scope: TenantScope): Promise<SubscriptionRecord | null> {
+    const [row]: SubscriptionRecord[] = await this.dataSource.query(
+      `SELECT ${SUBSCRIPTION} FROM webhook_subscriptions WHERE id = $1 AND ${tenantCondition(scope, 'tenant_id', 2)}`,
+      [id, ownedBy(scope)],
+    );
     return row ?? null;
   }
 
   /** Deletes the subscription and, by cascade, its deliveries (pending ones are never sent). */
-  async delete(id: string): Promise<boolean> {
-    const [, deleted]: [unknown, number] = await this.dataSource.query(`DELETE FROM webhook_subscriptions WHERE id = $1`, [id]);
+  async delete(id: string, scope: TenantScope): Promise<boolean> {
+    const [, deleted]: [unknown, number] = await this.dataSource.query(
+      `DELETE FROM webhook_subscriptions WHERE id = $1 AND ${tenantCondition(scope, 'tenant_id', 2)}`,
+      [id, ownedBy(scope)],
+    );
     return deleted === 1;
   }
 
@@ -109,7 +136,8 @@ export class WebhooksRepository {
   async addTestEvent(subscriptionId: string): Promise<DeliveryRecord> {
     return this.dataSource.transaction(async (manager) => {
       const [event]: { id: string }[] = await manager.query(
-        `INSERT INTO webhook_events (type, subscription_id) VALUES ('webhook.test', $1) RETURNING id`,
+        `INSERT INTO webhook_events (tenant_id, type, subscription_id)
+         SELECT tenant_id, 'webhook.test', id FROM webhook_subscriptions WHERE id = $1 RETURNING id`,
         [subscriptionId],
       );
       const [delivery]: DeliveryRecord[] = await manager.query(

@@ -14,7 +14,7 @@ export function configuredSecrets(config: PunctualConfig): string[] {
     return password ? [password, decodeURIComponent(password)] : [];
   });
   const basicAuth = Buffer.from(`${config.admin.user}:${config.admin.password}`).toString('base64');
-  const secrets = [...config.auth.apiKeys.values(), config.admin.password, basicAuth, ...urlPasswords];
+  const secrets = [...[...config.auth.apiKeys.values()].map((key) => key.secret), config.admin.password, basicAuth, ...urlPasswords];
   return [...new Set(secrets)].filter((secret) => secret.length >= MIN_SCRUBBED_LENGTH);
 }
 
