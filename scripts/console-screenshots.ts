@@ -3,7 +3,8 @@
  * the API and a worker on a database of its own, schedules a steady trickle of actions for a few
  * minutes (notifications, webhooks to a partner that answers, and to one that is down, each also
  * subscribed to lifecycle events), then photographs the overview, a FAILED action's page, a
- * paused action's page with its controls, and the webhooks page in Chromium.
+ * paused action's page with its controls, the webhooks page, and the calendars page (public
+ * holidays that a daily reminder skips) in Chromium.
  *
  *   node -r ts-node/register/transpile-only -r tsconfig-paths/register scripts/console-screenshots.ts [minutes]
  *
@@ -13,7 +14,7 @@
 import '../test/test-env';
 import { join } from 'node:path';
 import { migrate } from '@app/database';
-import { HttpReceiver, waitUntil } from '@app/testing';
+import { HttpReceiver, TestHttp, waitUntil } from '@app/testing';
 import { startCleanApiApp } from '../test/support/api-test-app';
 import { consoleContext, launchChromium } from '../test/support/console-browser';
 import { startWorker } from '../test/support/worker-test-app';
@@ -28,6 +29,28 @@ const images = join(__dirname, '..', 'docs', 'images');
 const customers = ['Aisyah', 'Joojo', 'Mei Ling', 'Ravi', 'Sofia', 'Tomás', 'Wei', 'Zainab'];
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)];
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Some of Malaysia's public holidays (the fixed-date ones and Chinese New Year), a year-end office closure, and a daily reminder that skips the holidays. */
+async function holidayCalendars(client: TestHttp): Promise<void> {
+  const holidays = ['01-01', '05-01', '08-31', '09-16', '12-25'];
+  await client.put('/calendars/my-public-holidays', {
+    description: 'Public holidays, Malaysia (federal)',
+    dates: [...holidays.map((day) => `2026-${day}`), '2026-02-17', '2026-02-18', ...holidays.map((day) => `2027-${day}`), '2027-02-06', '2027-02-07'],
+  });
+  await client.put('/calendars/office-closures', {
+    description: 'Year-end shutdown: no collection calls',
+    dates: ['2026-12-24', '2026-12-28', '2026-12-29', '2026-12-30', '2026-12-31'],
+  });
+  await client.post('/actions', {
+    action: 'SEND_NOTIFICATION',
+    executionTime: Date.now() + 3_600_000,
+    data: { notificationType: 'SMS', mobile: '60123456789', templateType: 'USER_LATE_PAYMENT_NOTIFICATION', subject: 'Reminder', name: pick(customers) },
+    repeat: true,
+    frequency: 'DAILY',
+    timezone: 'Asia/Kuala_Lumpur',
+    calendar: 'my-public-holidays',
+  });
+}
 
 async function main(): Promise<void> {
   await migrate(process.env.DATABASE_URL!);
@@ -99,6 +122,7 @@ async function main(): Promise<void> {
       later.push(response.body.id);
     }
     await api.client.post(`/actions/${later[0]}/pause`, { note: 'customer on holiday until March' });
+    await holidayCalendars(api.client);
     const failed = await waitUntil(
       'a FAILED action',
       async () => (await api.client.get<{ items: { id: string }[] }>('/actions?status=FAILED&limit=1')).body.items[0],
@@ -115,8 +139,10 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(images, 'console-action-controls.png'), fullPage: true });
     await page.goto('/admin/webhooks');
     await page.screenshot({ path: join(images, 'console-webhooks.png'), fullPage: true });
+    await page.goto('/admin/calendars');
+    await page.screenshot({ path: join(images, 'console-calendars.png'), fullPage: true });
     await context.close();
-    process.stdout.write(`Created ${created} actions; wrote the console's four screenshots to ${images}\n`);
+    process.stdout.write(`Created ${created} actions; wrote the console's five screenshots to ${images}\n`);
   } finally {
     await browser.close();
     await worker.close();

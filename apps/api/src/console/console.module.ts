@@ -1,11 +1,13 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { CalendarsModule } from '../calendars/calendars.module';
 import { ActionsModule } from '../actions/actions.module';
 import { adminBasicAuth } from '../admin/admin-basic-auth';
 import { adminHeaders } from '../admin/admin-headers';
 import { ActionPageService } from './action-page.service';
 import { ActionPagesController } from './action-pages.controller';
+import { CalendarPagesController } from './calendar-pages.controller';
 import { ConsoleAssetsController } from './console-assets.controller';
 import { DeadLettersController } from './dead-letters.controller';
 import { LastHourActivity } from './last-hour-activity';
@@ -17,7 +19,14 @@ import { ConsoleSessionMiddleware } from './security/console-session.middleware'
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfTokens } from './security/csrf-tokens';
 
-const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersController, WebhookPagesController, ConsoleAssetsController];
+const CONTROLLERS = [
+  OverviewController,
+  ActionPagesController,
+  DeadLettersController,
+  WebhookPagesController,
+  CalendarPagesController,
+  ConsoleAssetsController,
+];
 
 /**
  * The operator console at /admin: server-rendered pages over the same services as the REST API,
@@ -25,7 +34,7 @@ const CONTROLLERS = [OverviewController, ActionPagesController, DeadLettersContr
  * /admin/queues; no console route lives under it.
  */
 @Module({
-  imports: [ActionsModule, WebhooksModule],
+  imports: [ActionsModule, WebhooksModule, CalendarsModule],
   controllers: CONTROLLERS,
   providers: [OverviewService, LastHourActivity, ActionPageService, CsrfTokens, CsrfGuard],
 })

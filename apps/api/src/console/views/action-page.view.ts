@@ -3,6 +3,7 @@ import { ActionStatus, TERMINAL_STATUSES } from '@app/domain';
 import { localTimeField } from './action-list.view';
 import { csrfField, duration, fact, jsonBlock, statusBadge, timeTag } from './fragments';
 import { MAX_SKIP_COUNT } from '../../actions/dto/skip-occurrences.dto';
+import { calendarAnchor } from './calendars.view';
 import { SafeHtml, html, segment } from './html';
 
 export interface ActionPageData {
@@ -55,6 +56,7 @@ function facts(a: ActionEntity): SafeHtml {
       ${fact('Paused', a.pausedFrom === null ? 'no' : html`yes <span class="muted">(from occurrence ${a.pausedFrom})</span>`)}
       ${fact('Cancellation requested', timeTag(a.cancelRequestedAt))} ${fact('Jitter', a.jitterMs === null ? 'none' : `up to ${duration(a.jitterMs)}`)}
       ${fact('DST policy', a.dstPolicy === null ? html`<span class="muted">—</span>` : `gap: ${a.dstPolicy.gap}, overlap: ${a.dstPolicy.overlap}`)}
+      ${a.calendar === null ? '' : fact('Calendar', html`<a href="/admin/calendars#${calendarAnchor(a.calendar)}">${a.calendar}</a>`)}
       <div>
         <dt>Failed attempts of this occurrence</dt>
         <dd>${a.retryCount}</dd>

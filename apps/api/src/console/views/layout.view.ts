@@ -3,7 +3,7 @@ import { SafeHtml, html } from './html';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
-export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks';
+export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks' | 'calendars';
 
 /** A message about what the last operation did: done, or refused with the reason. */
 export interface Notice {
@@ -23,6 +23,7 @@ const SECTIONS: { id: ConsoleSection; href: string; label: string }[] = [
   { id: 'actions', href: '/admin/actions', label: 'Actions' },
   { id: 'dead-letters', href: '/admin/dead-letters', label: 'Dead letters' },
   { id: 'webhooks', href: '/admin/webhooks', label: 'Webhooks' },
+  { id: 'calendars', href: '/admin/calendars', label: 'Calendars' },
 ];
 
 export function noticeBox(notice: Notice | undefined): SafeHtml {

@@ -1,0 +1,114 @@
+import { CalendarRecord } from '@app/database';
+import { CALENDAR_NAME_RULE } from '../../actions/dto/calendar-name';
+import { count, csrfField, dataTable, fact, timeTag } from './fragments';
+import { SafeHtml, html, segment } from './html';
+
+/** What the form shows: empty, or what was sent when it was refused, so it can be corrected. */
+export interface CalendarForm {
+  name: string;
+  description: string;
+  dates: string;
+}
+
+export const EMPTY_CALENDAR_FORM: CalendarForm = { name: '', description: '', dates: '' };
+
+/** The element id of a calendar's section, for links from an action's page; no other id on the page starts with `calendar-`. */
+export function calendarAnchor(name: string): string {
+  return `calendar-${name}`;
+}
+
+// Fixed names, so a date reads the same whatever the server's locale.
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** `Fri 25 Dec`: the weekday says at a glance whether a holiday falls on a weekend. The year heads its row. */
+function dayText(date: string): string {
+  const day = new Date(`${date}T00:00:00Z`);
+  return `${WEEKDAYS[day.getUTCDay()]} ${day.getUTCDate()} ${MONTHS[day.getUTCMonth()]}`;
+}
+
+/** The dates (in order, as stored) by year. */
+function byYear(dates: readonly string[]): Map<string, string[]> {
+  const years = new Map<string, string[]>();
+  for (const date of dates) {
+    const year = date.slice(0, 4);
+    const days = years.get(year) ?? [];
+    days.push(date);
+    years.set(year, days);
+  }
+  return years;
+}
+
+function datesTable(dates: readonly string[]): SafeHtml {
+  if (dates.length === 0) return html`<p class="muted">No date: no occurrence is skipped.</p>`;
+  const rows = [...byYear(dates)].map(
+    ([year, days]) =>
+      html`<tr data-year="${year}">
+        <th scope="row">${year}</th>
+        <td>${days.length}</td>
+        <td>${days.map((date, i) => html`${i > 0 ? ', ' : ''}<span title="${date}">${dayText(date)}</span>`)}</td>
+      </tr>`,
+  );
+  return dataTable(['Year', 'Count', 'Dates'], rows, 'calendar-dates');
+}
+
+function calendarSection(c: CalendarRecord, csrfToken: string): SafeHtml {
+  return html`<section class="calendar" id="${calendarAnchor(c.name)}" data-calendar="${c.name}" aria-label="Calendar ${c.name}">
+    <h2><code>${c.name}</code></h2>
+    ${c.description ? html`<p>${c.description}</p>` : ''}
+    <dl class="facts">${fact('Dates', count(c.dates.length))} ${fact('Updated', timeTag(c.updatedAt))}</dl>
+    ${datesTable(c.dates)}
+    <form
+      method="post"
+      action="/admin/calendars/${segment(c.name)}/delete"
+      data-confirm="Delete calendar ${c.name}? It is refused while an action names it."
+    >
+      ${csrfField(csrfToken)}
+      <p><button type="submit" class="danger" aria-label="Delete ${c.name}">Delete</button></p>
+    </form>
+  </section>`;
+}
+
+function putForm(form: CalendarForm, csrfToken: string): SafeHtml {
+  return html`<section aria-labelledby="put-calendar">
+    <h2 id="put-calendar">Create or replace a calendar</h2>
+    <form method="post" action="/admin/calendars" class="filters">
+      ${csrfField(csrfToken)}
+      <div class="field">
+        <label for="put-calendar-name">Name</label>
+        <input
+          id="put-calendar-name"
+          name="name"
+          value="${form.name}"
+          required
+          maxlength="64"
+          pattern="[A-Za-z0-9_\\-]{1,64}"
+          title="${CALENDAR_NAME_RULE}"
+        />
+      </div>
+      <div class="field field-wide">
+        <label for="put-calendar-description">Description</label>
+        <input id="put-calendar-description" name="description" value="${form.description}" maxlength="1000" />
+      </div>
+      <div class="field field-wide">
+        <label for="put-calendar-dates">Dates</label>
+        <textarea id="put-calendar-dates" name="dates" rows="4" cols="44" placeholder="2027-01-01, 2027-12-25">${form.dates}</textarea>
+      </div>
+      <button type="submit">Save</button>
+      <p class="hint">
+        Dates as YYYY-MM-DD, separated by spaces, commas or new lines. Saving an existing name replaces its dates and description; every occurrence still
+        to come follows the new dates.
+      </p>
+    </form>
+  </section>`;
+}
+
+/** Every calendar with its dates, the form that creates or replaces one, and deletion of each. */
+export function calendarsView(calendars: CalendarRecord[], form: CalendarForm, csrfToken: string): SafeHtml {
+  return html`<h1>Calendars</h1>
+    <p class="muted">
+      Named sets of local dates, such as public holidays. A repeating action that names a calendar skips the occurrences that fall on its dates, in the
+      action's zone. A calendar can be deleted only once no action names it.
+    </p>
+    ${putForm(form, csrfToken)} ${calendars.length === 0 ? html`<p class="muted">No calendar.</p>` : calendars.map((c) => calendarSection(c, csrfToken))}`;
+}
