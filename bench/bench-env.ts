@@ -16,7 +16,7 @@ export const BENCH_ENV = {
   // The ingest workload stores far-future HTTP_REQUESTs to a local port that is never called.
   OUTBOUND_ALLOWED_HOSTS: '127.0.0.1',
   // Encrypts the webhook subscription secrets of the webhooks workload (a key for this benchmark only).
-  WEBHOOK_SECRET_KEY: Buffer.alloc(32, 0x62).toString('base64'),
+  SECRET_KEY: Buffer.alloc(32, 0x62).toString('base64'),
   // Several workers run on this one machine: each takes a free port for its metrics and health.
   WORKER_HTTP_PORT: '0',
 };

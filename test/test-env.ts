@@ -22,5 +22,5 @@ process.env.OUTBOUND_ALLOWED_HOSTS = '127.0.0.1,localhost';
 // Specs start several workers at once: each takes a free port for its metrics and health server.
 process.env.WORKER_HTTP_PORT = '0';
 // Subscription secrets are encrypted with this key; webhook retries come quickly.
-process.env.WEBHOOK_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+process.env.SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 process.env.WEBHOOK_BACKOFF_DELAYS_MS = '100,200';

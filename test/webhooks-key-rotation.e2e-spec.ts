@@ -4,8 +4,8 @@ import { ApiTestApp, startApiApp, startCleanApiApp } from './support/api-test-ap
 import { subscribe, verifiedEvent } from './support/webhooks';
 import { startWorker } from './support/worker-test-app';
 
-describe('Rotating WEBHOOK_SECRET_KEY', () => {
-  const oldKey = process.env.WEBHOOK_SECRET_KEY!;
+describe('Rotating SECRET_KEY', () => {
+  const oldKey = process.env.SECRET_KEY!;
   const newKey = Buffer.alloc(32, 9).toString('base64');
   const receiver = new HttpReceiver();
   let api: ApiTestApp | undefined;
@@ -27,12 +27,12 @@ describe('Rotating WEBHOOK_SECRET_KEY', () => {
     const before = await storedCiphertext(api.db);
     await api.close();
 
-    api = await startApiApp(undefined, { WEBHOOK_SECRET_KEY: `${newKey},${oldKey}` });
+    api = await startApiApp(undefined, { SECRET_KEY: `${newKey},${oldKey}` });
     const after = await storedCiphertext(api.db);
     expect(after.split('.')[1]).not.toBe(before.split('.')[1]);
 
     // The old key is gone everywhere: the worker opens the secret with the new one alone.
-    worker = await startWorker({ env: { WEBHOOK_SECRET_KEY: newKey } });
+    worker = await startWorker({ env: { SECRET_KEY: newKey } });
     expect((await api.client.post(`/webhooks/${id}/test`)).status).toBe(202);
     const [call] = await waitUntil('the test event', () => (receiver.calls.length > 0 ? receiver.calls : null));
     expect(verifiedEvent(call, secret).type).toBe('webhook.test');

@@ -54,10 +54,10 @@ const delayList = z
   .transform((raw) => raw.split(',').map((d) => Number(d.trim())));
 
 /**
- * `WEBHOOK_SECRET_KEY`: base64 of 32 random bytes, or several comma-separated while rotating (the
- * first encrypts, every one decrypts). Problems name the position, never the key.
+ * `SECRET_KEY`: base64 of 32 random bytes, or several comma-separated while rotating (the first
+ * encrypts, every one decrypts). Problems name the position, never the key.
  */
-const webhookSecretKeys = z.string().transform((raw, ctx) => {
+const secretKeys = z.string().transform((raw, ctx) => {
   const keys = raw
     .split(',')
     .map((k) => k.trim())
@@ -164,7 +164,9 @@ export const envSchema = z.object({
   OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
-  WEBHOOK_SECRET_KEY: webhookSecretKeys.optional(),
+  SECRET_KEY: secretKeys.optional(),
+  // The older name of SECRET_KEY, read when SECRET_KEY is not set.
+  WEBHOOK_SECRET_KEY: secretKeys.optional(),
   WEBHOOK_BACKOFF_DELAYS_MS: delayList.prefault('5000,30000,120000,600000,1800000,3600000,10800000,21600000,43200000,86400000'),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
   WEBHOOK_CONCURRENCY: positiveInt.default(50),

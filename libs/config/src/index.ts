@@ -7,3 +7,4 @@ export * from './log-levels';
 export * from './graceful-shutdown';
 export * from './transport-url';
 export * from './signing-secret';
+export * from './key-ring';

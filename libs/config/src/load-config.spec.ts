@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'dotenv';
-import { EXAMPLE_ADMIN_PASSWORD, EXAMPLE_API_KEY_SECRET, EXAMPLE_WEBHOOK_SECRET_KEY } from './example-secrets';
+import { EXAMPLE_ADMIN_PASSWORD, EXAMPLE_API_KEY_SECRET, EXAMPLE_SECRET_KEY } from './example-secrets';
 import { ConfigError, loadConfig } from './load-config';
 
 const minimal = { API_KEYS: 'k1:secret-one-0123456789,k2:secret-two-0123456789', ADMIN_PASSWORD: 'long-enough' };
@@ -187,7 +187,7 @@ describe('loadConfig', () => {
     it('are the ones this module knows', () => {
       expect(envExample.API_KEYS.split(':')[1]).toBe(EXAMPLE_API_KEY_SECRET);
       expect(envExample.ADMIN_PASSWORD).toBe(EXAMPLE_ADMIN_PASSWORD);
-      expect(envExample.WEBHOOK_SECRET_KEY).toBe(EXAMPLE_WEBHOOK_SECRET_KEY);
+      expect(envExample.SECRET_KEY).toBe(EXAMPLE_SECRET_KEY);
     });
 
     it('are enough to run outside production, so `cp .env.example .env` starts the apps', () => {
@@ -201,9 +201,9 @@ describe('loadConfig', () => {
       expect(error.problems).toEqual([
         'API_KEYS key "dev" uses the example secret of .env.example; set a secret of your own',
         'ADMIN_PASSWORD is the example password of .env.example; set a password of your own',
-        'WEBHOOK_SECRET_KEY lists the example key of .env.example; set a key of your own (openssl rand -base64 32)',
+        'SECRET_KEY lists the example key of .env.example; set a key of your own (openssl rand -base64 32)',
       ]);
-      expect(error.message).not.toContain(EXAMPLE_WEBHOOK_SECRET_KEY);
+      expect(error.message).not.toContain(EXAMPLE_SECRET_KEY);
       expect(error.message).not.toContain(EXAMPLE_API_KEY_SECRET);
       expect(error.message).not.toContain(EXAMPLE_ADMIN_PASSWORD);
     });

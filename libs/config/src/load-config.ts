@@ -63,8 +63,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
     rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? env.REDIS_URL) },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, env.REDIS_URL) },
+    secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],
     webhooks: {
-      secretKeys: env.WEBHOOK_SECRET_KEY ?? [],
       backoffDelaysMs: env.WEBHOOK_BACKOFF_DELAYS_MS,
       timeoutMs: env.WEBHOOK_TIMEOUT_MS,
       concurrency: env.WEBHOOK_CONCURRENCY,

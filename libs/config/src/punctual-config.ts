@@ -75,9 +75,12 @@ export abstract class PunctualConfig {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */
     readonly transports: ReadonlyMap<string, TransportUrl>;
   };
+  /**
+   * The key ring (SECRET_KEY) that encrypts secrets at rest (webhook subscriptions', API keys'): the
+   * first encrypts, all decrypt. Empty: neither can be created.
+   */
+  abstract readonly secretKeys: readonly Buffer[];
   abstract readonly webhooks: {
-    /** Keys that encrypt subscription secrets at rest: the first encrypts, all decrypt. Empty: subscriptions are off. */
-    readonly secretKeys: readonly Buffer[];
     /** Delay before each retry of a failed delivery; after the last one the delivery is FAILED. */
     readonly backoffDelaysMs: readonly number[];
     /** The whole exchange with a receiver, connecting included. */

@@ -9,12 +9,12 @@ export class WebhookNotFoundError extends PunctualDomainError {
   }
 }
 
-/** Subscriptions need WEBHOOK_SECRET_KEY to keep their secrets encrypted. → 503 */
+/** Subscriptions need SECRET_KEY to keep their secrets encrypted. → 503 */
 export class WebhooksNotConfiguredError extends PunctualDomainError {
   readonly code = ErrorCode.WebhooksNotConfigured;
 
   constructor() {
-    super('Webhook subscriptions are turned off: set WEBHOOK_SECRET_KEY (see .env.example) and restart the API');
+    super('Webhook subscriptions are turned off: set SECRET_KEY (see .env.example) and restart the API');
   }
 }
 

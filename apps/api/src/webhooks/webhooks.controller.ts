@@ -41,7 +41,7 @@ export class WebhooksController {
   @Post()
   @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
   @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
-  @ApiServiceUnavailableResponse({ description: 'WEBHOOK_SECRET_KEY is not set' })
+  @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set' })
   async create(@Body() dto: CreateWebhookDto, @Caller() caller: VerifiedKey): Promise<CreatedWebhookResponse> {
     const { subscription, secret } = await this.webhooks.create(dto, caller.tenant);
     return { ...WebhookResponse.from(subscription), secret };

@@ -1,10 +1,10 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { PunctualConfig } from '@app/config';
+import { KeyRing, PunctualConfig } from '@app/config';
 import { DeliveryRecord, SubscriptionRecord, TenantScope, WebhooksRepository } from '@app/database';
 import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
-import { SecretCipher, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
+import { newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
 import { InvalidRequestError } from '../errors/action.errors';
 import {
   DeliveryNotFoundError,
@@ -24,7 +24,7 @@ export const MAX_SUBSCRIPTIONS = 100;
 @Injectable()
 export class WebhooksService implements OnApplicationBootstrap {
   private readonly logger = new Logger(WebhooksService.name);
-  private readonly cipher: SecretCipher;
+  private readonly cipher: KeyRing;
 
   constructor(
     private readonly webhooks: WebhooksRepository,
@@ -32,7 +32,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     private readonly egress: EgressPolicy,
     private readonly config: PunctualConfig,
   ) {
-    this.cipher = new SecretCipher(config.webhooks.secretKeys);
+    this.cipher = new KeyRing(config.secretKeys);
   }
 
   /** After a key rotation, secrets made with an older key are encrypted again with the first one; a failure only delays that. */
@@ -43,9 +43,9 @@ export class WebhooksService implements OnApplicationBootstrap {
         (stored) => this.cipher.isStale(stored),
         (stored) => this.cipher.encrypt(this.cipher.decrypt(stored)),
       );
-      if (count > 0) this.logger.log(`Encrypted ${count} subscription secret(s) again with the first WEBHOOK_SECRET_KEY`);
+      if (count > 0) this.logger.log(`Encrypted ${count} subscription secret(s) again with the first SECRET_KEY`);
     } catch (error) {
-      this.logger.warn(`Subscription secrets were not encrypted again with the first WEBHOOK_SECRET_KEY: ${(error as Error).message}`);
+      this.logger.warn(`Subscription secrets were not encrypted again with the first SECRET_KEY: ${(error as Error).message}`);
     }
   }
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PunctualConfig, signingSecretFor } from '@app/config';
+import { KeyRing, PunctualConfig, signingSecretFor } from '@app/config';
 import { AttemptResult, ClaimedDelivery } from '@app/database';
 import { Clock, storableNote } from '@app/domain';
 import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
-import { SecretCipher, WebhookTarget, signingKeyOf, webhookBody, webhookTargetOf } from '@app/webhooks';
+import { WebhookTarget, signingKeyOf, webhookBody, webhookTargetOf } from '@app/webhooks';
 import { SmtpMailer } from '../mail/smtp-mailer';
 
 /** How much of a receiver's answer the delivery's `lastError` keeps. */
@@ -19,7 +19,7 @@ class UndeliverableError extends Error {}
  */
 @Injectable()
 export class WebhookSender {
-  private readonly cipher: SecretCipher;
+  private readonly cipher: KeyRing;
 
   constructor(
     private readonly outbound: OutboundClient,
@@ -27,7 +27,7 @@ export class WebhookSender {
     private readonly config: PunctualConfig,
     private readonly clock: Clock,
   ) {
-    this.cipher = new SecretCipher(config.webhooks.secretKeys);
+    this.cipher = new KeyRing(config.secretKeys);
   }
 
   /** Sends `delivery`; a failure carries the delay before the next attempt, or null when none is left. */
