@@ -8,6 +8,14 @@ import { parseTrustProxy } from './trust-proxy';
 const positiveInt = z.coerce.number().int().positive();
 const nonNegativeInt = z.coerce.number().int().nonnegative();
 
+/**
+ * Failed admin logins (console, Bull Board, admin API) one client address may make within
+ * `DEFAULT_ADMIN_LOGIN_BLOCK_MS` before all of `/admin` answers it 429 for as long again.
+ */
+export const DEFAULT_ADMIN_LOGIN_MAX_FAILURES = 10;
+/** Both the window the failures are counted in and how long the address is then refused: 5 minutes. */
+export const DEFAULT_ADMIN_LOGIN_BLOCK_MS = 5 * 60 * 1000;
+
 /** A shorter HMAC secret is too easy to guess offline from one signed request. */
 export const MIN_API_SECRET_LENGTH = 16;
 
@@ -144,6 +152,9 @@ export const envSchema = z.object({
   API_KEYS: apiKeys,
   ADMIN_USER: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters'),
+  ADMIN_LOGIN_MAX_FAILURES: positiveInt.default(DEFAULT_ADMIN_LOGIN_MAX_FAILURES),
+  // Counted in whole seconds (Redis expiries), so at least one.
+  ADMIN_LOGIN_BLOCK_MS: z.coerce.number().int().min(1000).default(DEFAULT_ADMIN_LOGIN_BLOCK_MS),
   LOCK_WINDOW_MS: nonNegativeInt.default(120000),
   MIN_REPEAT_INTERVAL_MS: nonNegativeInt.default(1000),
   MAX_RETRIES: nonNegativeInt.default(3),

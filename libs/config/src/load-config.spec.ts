@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       ]),
     );
     expect(config.http).toEqual({ port: 3000, trustProxy: false });
+    expect(config.admin).toEqual({ user: 'admin', password: 'long-enough', login: { maxFailures: 10, blockMs: 300000 } });
     expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/punctual', poolSize: 20, statementTimeoutMs: 30000 });
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
@@ -104,6 +105,11 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads the admin login limit: failures allowed, and the window and block in ms', () => {
+    const config = loadConfig({ ...minimal, ADMIN_LOGIN_MAX_FAILURES: '3', ADMIN_LOGIN_BLOCK_MS: '2000' });
+    expect(config.admin.login).toEqual({ maxFailures: 3, blockMs: 2000 });
+  });
+
   it('reads an explicit backoff list and the served types', () => {
     const config = loadConfig({ ...minimal, BACKOFF_DELAYS_MS: '60000, 300000,1200000', WORKER_ACTIONS: 'HTTP_REQUEST' });
     expect(config.scheduling.backoff).toEqual({ kind: 'fixed-list', delaysMs: [60000, 300000, 1200000] });
@@ -121,6 +127,8 @@ describe('loadConfig', () => {
     [{ ...minimal, DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE Number must be greater than 0'],
     [{ ...minimal, DATABASE_STATEMENT_TIMEOUT_MS: '30s' }, 'DATABASE_STATEMENT_TIMEOUT_MS Expected number'],
     [{ ...minimal, MAX_RETRIES: '-1' }, 'MAX_RETRIES Number must be greater than or equal to 0'],
+    [{ ...minimal, ADMIN_LOGIN_MAX_FAILURES: '0' }, 'ADMIN_LOGIN_MAX_FAILURES Number must be greater than 0'],
+    [{ ...minimal, ADMIN_LOGIN_BLOCK_MS: '500' }, 'ADMIN_LOGIN_BLOCK_MS Number must be greater than or equal to 1000'],
     [{ ...minimal, BACKOFF_DELAYS_MS: '1m,5m' }, 'BACKOFF_DELAYS_MS must be a comma-separated list of milliseconds'],
     [
       { ...minimal, OUTBOUND_ALLOWED_HOSTS: 'localhost,10.0.0.0/33' },

@@ -39,7 +39,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     redis: { url: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX },
     http: { port: env.PORT, trustProxy: env.TRUST_PROXY ?? false },
     auth: { apiKeys: env.API_KEYS, signatureWindowSeconds: 300 },
-    admin: { user: env.ADMIN_USER, password: env.ADMIN_PASSWORD },
+    admin: {
+      user: env.ADMIN_USER,
+      password: env.ADMIN_PASSWORD,
+      login: { maxFailures: env.ADMIN_LOGIN_MAX_FAILURES, blockMs: env.ADMIN_LOGIN_BLOCK_MS },
+    },
     scheduling: {
       lockWindowMs: env.LOCK_WINDOW_MS,
       minRepeatIntervalMs: env.MIN_REPEAT_INTERVAL_MS,

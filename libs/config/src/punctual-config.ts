@@ -28,7 +28,15 @@ export abstract class PunctualConfig {
     /** How far a request's timestamp may be from the server clock, either way. */
     readonly signatureWindowSeconds: number;
   };
-  abstract readonly admin: { readonly user: string; readonly password: string };
+  abstract readonly admin: {
+    readonly user: string;
+    readonly password: string;
+    /**
+     * After `maxFailures` failed logins from one client address within `blockMs`, every `/admin`
+     * request from it answers 429 for `blockMs`; the counts live in Redis, shared by API processes.
+     */
+    readonly login: { readonly maxFailures: number; readonly blockMs: number };
+  };
   abstract readonly scheduling: {
     readonly lockWindowMs: number;
     /** A repeating schedule whose occurrences can come closer than this is refused. */

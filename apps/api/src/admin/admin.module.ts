@@ -2,9 +2,9 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import { BullBoardModule } from '@bull-board/nestjs';
-import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
-import { adminBasicAuth } from './admin-basic-auth';
+import { AdminAuthMiddleware } from './admin-auth.middleware';
+import { AdminAuthModule } from './admin-auth.module';
 import { adminHeaders } from './admin-headers';
 import { WEBHOOK_QUEUE, WebhookQueueModule } from '@app/webhooks';
 
@@ -19,8 +19,9 @@ class BoardAdapter extends ExpressAdapter {
 }
 
 /**
- * Bull Board at /admin/queues, one entry per action-type queue, behind HTTP basic auth and with
- * the headers of every admin page. Read-only:
+ * Bull Board at /admin/queues, one entry per action-type queue, with the headers of
+ * every admin page, behind the admin login (and its limit on failed logins, counted together
+ * with the console's). Read-only:
  * Postgres decides what runs and when, so promoting, retrying or removing jobs by hand is refused.
  */
 @Module({})
@@ -31,13 +32,14 @@ export class AdminModule {
       imports: [
         WebhookQueueModule,
         BullBoardModule.forRootAsync({
-          inject: [PunctualConfig],
-          useFactory: (config: PunctualConfig) => ({
+          imports: [AdminAuthModule],
+          inject: [AdminAuthMiddleware],
+          useFactory: (auth: AdminAuthMiddleware) => ({
             route: ADMIN_ROUTE,
             adapter: BoardAdapter,
             // The console at /admin shows the actions behind these jobs; its menu links back here.
             boardOptions: { uiConfig: { boardTitle: 'Punctual', miscLinks: [{ text: 'Punctual console', url: '/admin' }] } },
-            middleware: [adminBasicAuth(config), adminHeaders],
+            middleware: [adminHeaders, auth.handler()],
           }),
         }),
         BullBoardModule.forFeature(

@@ -1,9 +1,9 @@
 import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
-import { PunctualConfig } from '@app/config';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { CalendarsModule } from '../calendars/calendars.module';
 import { ActionsModule } from '../actions/actions.module';
-import { adminBasicAuth } from '../admin/admin-basic-auth';
+import { AdminAuthMiddleware } from '../admin/admin-auth.middleware';
+import { AdminAuthModule } from '../admin/admin-auth.module';
 import { adminHeaders } from '../admin/admin-headers';
 import { ActionPageService } from './action-page.service';
 import { ActionPagesController } from './action-pages.controller';
@@ -30,18 +30,16 @@ const CONTROLLERS = [
 
 /**
  * The operator console at /admin: server-rendered pages over the same services as the REST API,
- * behind the admin basic auth, with CSRF protection on every change. Bull Board keeps
- * /admin/queues; no console route lives under it.
+ * behind the admin basic auth and its limit on failed logins, with CSRF protection on every
+ * change. Bull Board keeps /admin/queues; no console route lives under it.
  */
 @Module({
-  imports: [ActionsModule, WebhooksModule, CalendarsModule],
+  imports: [AdminAuthModule, ActionsModule, WebhooksModule, CalendarsModule],
   controllers: CONTROLLERS,
   providers: [OverviewService, LastHourActivity, ActionPageService, CsrfTokens, CsrfGuard],
 })
 export class ConsoleModule implements NestModule {
-  constructor(private readonly config: PunctualConfig) {}
-
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(adminBasicAuth(this.config), adminHeaders, consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
+    consumer.apply(adminHeaders, AdminAuthMiddleware, consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
   }
 }
