@@ -35,7 +35,7 @@ export async function storedCounts(db: DataSource): Promise<{ actions: number; h
 
 export async function emptyTables(db: DataSource): Promise<void> {
   await db.query(
-    'TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries, calendar_dates, calendars',
+    'TRUNCATE actions, action_history, idempotency_keys, webhook_subscriptions, webhook_events, webhook_deliveries, calendar_dates, calendars, api_keys',
   );
 }
 

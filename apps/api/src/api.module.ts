@@ -8,6 +8,7 @@ import { ObservabilityModule } from '@app/observability';
 import { SchedulingModule } from '@app/scheduling';
 import { ActionsModule } from './actions/actions.module';
 import { AdminModule } from './admin/admin.module';
+import { AdminApiModule } from './admin-api/admin-api.module';
 import { CalendarsModule } from './calendars/calendars.module';
 import { ConsoleModule } from './console/console.module';
 import { HealthModule } from './health/health.module';
@@ -32,6 +33,7 @@ export class ApiModule {
         CalendarsModule,
         RpcModule,
         AdminModule.forRoot(actionTypes),
+        AdminApiModule,
         ConsoleModule,
         HealthModule,
         MetricsModule,

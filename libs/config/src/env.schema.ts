@@ -157,6 +157,8 @@ export const envSchema = z.object({
   ADMIN_LOGIN_BLOCK_MS: z.coerce.number().int().min(1000).default(DEFAULT_ADMIN_LOGIN_BLOCK_MS),
   LOCK_WINDOW_MS: nonNegativeInt.default(120000),
   MIN_REPEAT_INTERVAL_MS: nonNegativeInt.default(1000),
+  TENANT_MAX_ACTIVE_ACTIONS: positiveInt.default(1_000_000),
+  TENANT_CREATE_RATE: positiveInt.default(1000),
   MAX_RETRIES: nonNegativeInt.default(3),
   BACKOFF_BASE_MS: positiveInt.default(1000),
   BACKOFF_MAX_MS: positiveInt.default(3600000),

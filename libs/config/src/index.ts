@@ -6,5 +6,4 @@ export * from './allowed-hosts';
 export * from './log-levels';
 export * from './graceful-shutdown';
 export * from './transport-url';
-export * from './signing-secret';
 export * from './key-ring';

@@ -4,6 +4,8 @@ import type { ConfiguredApiKey } from './env.schema';
 import { TransportUrl } from '@punctual/contract';
 import { TrustProxy } from './trust-proxy';
 
+export type { ConfiguredApiKey };
+
 /**
  * The typed, validated configuration. Injected by class token:
  * `constructor(private readonly config: PunctualConfig)`.
@@ -36,6 +38,13 @@ export abstract class PunctualConfig {
      * request from it answers 429 for `blockMs`; the counts live in Redis, shared by API processes.
      */
     readonly login: { readonly maxFailures: number; readonly blockMs: number };
+  };
+  /** What each tenant may do unless its own limits say otherwise (admin API). */
+  abstract readonly tenantDefaults: {
+    /** Its actions that may be PENDING or IN_PROGRESS at once. */
+    readonly maxActiveActions: number;
+    /** Creates per second, with bursts of ten times as many. */
+    readonly createRate: number;
   };
   abstract readonly scheduling: {
     readonly lockWindowMs: number;

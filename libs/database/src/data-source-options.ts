@@ -15,6 +15,7 @@ import { DstPolicy1763870001200 } from './migrations/1763870001200-dst-policy';
 import { RedeliveryRetries1763870001300 } from './migrations/1763870001300-redelivery-retries';
 import { HolidayCalendars1763870001400 } from './migrations/1763870001400-holiday-calendars';
 import { TenantScope1763870001500 } from './migrations/1763870001500-tenant-scope';
+import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-and-keys';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -31,6 +32,7 @@ export const MIGRATIONS = [
   RedeliveryRetries1763870001300,
   HolidayCalendars1763870001400,
   TenantScope1763870001500,
+  TenantsAndKeys1763870001600,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

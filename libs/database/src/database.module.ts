@@ -5,6 +5,7 @@ import { dataSourceOptions } from './data-source-options';
 import { ActionCountsRepository } from './repositories/action-counts.repository';
 import { ActionsRepository } from './repositories/actions.repository';
 import { CalendarsRepository } from './repositories/calendars.repository';
+import { TenantsRepository } from './repositories/tenants.repository';
 import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { LifecycleStore } from './lifecycle-store/lifecycle.store';
@@ -28,6 +29,7 @@ const REPOSITORIES = [
   NonceRepository,
   RetentionRepository,
   ScheduleRepository,
+  TenantsRepository,
   WebhookDeliveriesRepository,
   WebhooksRepository,
 ];

@@ -27,3 +27,4 @@ export * from './repositories/nonce.repository';
 export * from './repositories/webhooks.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/tenant-scope';
+export * from './repositories/tenants.repository';

@@ -16,7 +16,7 @@ export interface FulfillmentContext {
   readonly scheduledAt: Date;
   /**
    * The API key that last set the action's data (null for actions stored before keys were
-   * recorded): what the attempt sends on its behalf is signed with its secret (`signingSecretFor`).
+   * recorded): what the attempt sends on its behalf is signed with its secret (`KeyRegistry.signingSecretFor`).
    */
   readonly signingKeyId: string | null;
   /**

@@ -1,4 +1,5 @@
 export * from './caller.decorator';
+export * from './key-registry';
 export * from './nonce.store';
 export * from './signature.errors';
 export * from './signature.guard';

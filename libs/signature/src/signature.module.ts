@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
 import { Clock } from '@app/domain';
+import { KeyRegistry } from './key-registry';
 import { NonceStore } from './nonce.store';
 import { SignatureGuard } from './signature.guard';
 import { SignatureVerifier } from './signature.verifier';
 
 @Module({
-  providers: [Clock, NonceStore, SignatureVerifier, SignatureGuard],
-  exports: [SignatureVerifier, SignatureGuard],
+  providers: [Clock, NonceStore, KeyRegistry, SignatureVerifier, SignatureGuard],
+  exports: [SignatureVerifier, SignatureGuard, KeyRegistry],
 })
 export class SignatureModule {}

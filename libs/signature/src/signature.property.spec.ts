@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { PunctualConfig } from '@app/config';
 import { Clock } from '@app/domain';
+import { KeyRegistry } from './key-registry';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest } from './signature.verifier';
@@ -14,6 +15,8 @@ const KEYS = new Map([
 ]);
 const config = { auth: { apiKeys: KEYS, signatureWindowSeconds: WINDOW_SECONDS } } as unknown as PunctualConfig;
 const clock: Clock = { now: () => NOW };
+/** The configured keys alone: no key made at run time. */
+const configuredKeys = { find: (keyId: string) => KEYS.get(keyId) } as KeyRegistry;
 
 /** The verifier the guard uses, its nonces kept in memory (insert-if-absent, as Postgres does) instead of in Postgres. */
 function verifier(): SignatureVerifier {
@@ -21,7 +24,7 @@ function verifier(): SignatureVerifier {
   const nonces = {
     accept: (keyId: string, nonce: string) => Promise.resolve(!seen.has(`${keyId}:${nonce}`) && !!seen.add(`${keyId}:${nonce}`)),
   } as unknown as NonceStore;
-  return new SignatureVerifier(config, nonces, clock);
+  return new SignatureVerifier(config, configuredKeys, nonces, clock);
 }
 
 const signed = fc.record({

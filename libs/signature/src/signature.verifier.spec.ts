@@ -4,6 +4,7 @@ import { PunctualConfig } from '@app/config';
 import { NonceRepository, dataSourceOptions } from '@app/database';
 import { Clock } from '@app/domain';
 import { TcpProxy } from '@app/testing';
+import { KeyRegistry } from './key-registry';
 import { NonceStore } from './nonce.store';
 import { NonceStoreUnavailableError, SignatureError } from './signature.errors';
 import { SignatureVerifier, SignedRequest } from './signature.verifier';
@@ -21,9 +22,11 @@ const config = {
   },
 } as unknown as PunctualConfig;
 const clock: Clock = { now: () => NOW };
+/** The configured keys alone: no key made at run time. */
+const configuredKeys = { find: (keyId: string) => config.auth.apiKeys.get(keyId) } as KeyRegistry;
 
 function verifierOn(dataSource: DataSource): SignatureVerifier {
-  return new SignatureVerifier(config, new NonceStore(new NonceRepository(dataSource)), clock);
+  return new SignatureVerifier(config, configuredKeys, new NonceStore(new NonceRepository(dataSource)), clock);
 }
 
 describe('SignatureVerifier (real Postgres for nonces)', () => {

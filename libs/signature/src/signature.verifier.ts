@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { timingSafeEqual } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { Clock } from '@app/domain';
+import { KeyRegistry } from './key-registry';
 import { NonceStore } from './nonce.store';
 import { SignatureError } from './signature.errors';
 import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from '@punctual/contract';
@@ -39,6 +40,7 @@ const NONCE_MARGIN_MS = 30_000;
 export class SignatureVerifier {
   constructor(
     private readonly config: PunctualConfig,
+    private readonly keys: KeyRegistry,
     private readonly nonces: NonceStore,
     private readonly clock: Clock,
   ) {}
@@ -52,7 +54,7 @@ export class SignatureVerifier {
     if (!TIMESTAMP.test(timestamp)) throw new SignatureError(`${SIGNATURE_HEADERS.timestamp} must be Unix time in seconds`);
     if (!NONCE.test(nonce)) throw new SignatureError(`${SIGNATURE_HEADERS.nonce} must be 16 to 128 characters of A-Z a-z 0-9 _ -`);
     if (!SIGNATURE.test(signature)) throw new SignatureError(`${SIGNATURE_HEADERS.signature} must be v1= followed by 64 lowercase hex digits`);
-    const key = this.config.auth.apiKeys.get(keyId);
+    const key = this.keys.find(keyId);
     if (key === undefined) throw new SignatureError(`Unknown key id '${keyId}'`);
 
     const window = this.config.auth.signatureWindowSeconds;

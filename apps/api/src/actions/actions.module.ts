@@ -4,12 +4,13 @@ import { SignatureModule } from '@app/signature';
 import { ActionsController } from './actions.controller';
 import { ActionsService } from './actions.service';
 import { DeadLettersService } from './dead-letters.service';
+import { TenantQuotas } from './tenant-quotas';
 
 /** The actions' REST routes, and the services behind them that every other door (the console) calls too. */
 @Module({
   imports: [SignatureModule, OutboundModule],
   controllers: [ActionsController],
-  providers: [ActionsService, DeadLettersService],
+  providers: [ActionsService, DeadLettersService, TenantQuotas],
   exports: [ActionsService, DeadLettersService],
 })
 export class ActionsModule {}

@@ -37,6 +37,7 @@ import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
 import { ListActionsQuery } from './dto/list-actions.query';
 import { UpdateActionDto } from './dto/update-action.dto';
 import { decodeHistoryCursor, encodeHistoryCursor } from './history-cursor';
+import { TenantQuotas } from './tenant-quotas';
 
 export interface ActionPage {
   items: ActionEntity[];
@@ -83,6 +84,7 @@ export class ActionsService {
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
     private readonly egress: EgressPolicy,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   /**
@@ -92,6 +94,7 @@ export class ActionsService {
   async create(dto: CreateActionDto, caller: VerifiedKey, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
     const input = await this.toNewAction(dto, caller, 'data');
     await this.assertCalendarsExist(caller.tenant, [{ calendar: input.state.calendar, field: 'calendar' }]);
+    await this.quotas.admit(caller.tenant, 1);
     return refusingDeletedCalendars(async () => {
       if (idempotency) return this.scheduler.createIdempotent(caller.keyId, idempotency.key, idempotency.requestHash, input);
       return { created: true, action: await this.scheduler.create(input) };
@@ -116,6 +119,7 @@ export class ActionsService {
     }
     if (problems.length > 0) throw new InvalidActionDataError(problems);
     await this.assertCalendarsExist(caller.tenant, calendars);
+    await this.quotas.admit(caller.tenant, inputs.length);
     return refusingDeletedCalendars(() => this.scheduler.createAll(inputs));
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { KeyRing, PunctualConfig, signingSecretFor } from '@app/config';
+import { KeyRing, PunctualConfig } from '@app/config';
+import { KeyRegistry } from '@app/signature';
 import { AttemptResult, ClaimedDelivery } from '@app/database';
 import { Clock, storableNote } from '@app/domain';
 import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
@@ -25,6 +26,7 @@ export class WebhookSender {
     private readonly outbound: OutboundClient,
     private readonly mail: SmtpMailer,
     private readonly config: PunctualConfig,
+    private readonly keys: KeyRegistry,
     private readonly clock: Clock,
   ) {
     this.cipher = new KeyRing(config.secretKeys);
@@ -75,7 +77,7 @@ export class WebhookSender {
   /** A subscription's `whsec_` secret; an action's callback is keyed with the secret of the API key that set it. */
   private signingKey(delivery: ClaimedDelivery): Buffer {
     if (delivery.secretCiphertext !== null) return signingKeyOf(this.cipher.decrypt(delivery.secretCiphertext));
-    return Buffer.from(signingSecretFor(this.config.auth, delivery.apiKeyId), 'utf8');
+    return Buffer.from(this.keys.signingSecretFor(delivery.apiKeyId), 'utf8');
   }
 
   /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt since the last redelivery; null once they are used up. */

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OutboundModule } from '@app/outbound';
+import { SignatureModule } from '@app/signature';
 import { WebhookQueueModule } from '@app/webhooks';
 import { MailModule } from '../mail/mail.module';
 import { webhookConsumerProvider } from './webhook-consumer';
@@ -7,5 +8,8 @@ import { WebhookPumpLoop } from './webhook-pump.loop';
 import { WebhookSender } from './webhook-sender';
 
 /** Delivers lifecycle webhooks from the Postgres outbox, through the webhook queue. */
-@Module({ imports: [OutboundModule, MailModule, WebhookQueueModule], providers: [WebhookPumpLoop, webhookConsumerProvider, WebhookSender] })
+@Module({
+  imports: [OutboundModule, MailModule, WebhookQueueModule, SignatureModule],
+  providers: [WebhookPumpLoop, webhookConsumerProvider, WebhookSender],
+})
 export class WebhooksModule {}

@@ -2,6 +2,8 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '@app/config';
+import { TenantsRepository } from '@app/database';
+import { KeyRegistry } from '@app/signature';
 import { Clock } from '@app/domain';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
@@ -18,8 +20,10 @@ interface Seen {
 describe('HttpRequestFulfillment (against a local server)', () => {
   // The test environment: key test-key, and 127.0.0.1 allowed as a destination.
   const config = loadConfig();
+  // The keys of API_KEYS alone: nothing is read from Postgres unless the registry is refreshed.
+  const keys = new KeyRegistry(config, null as unknown as TenantsRepository);
   const client = new OutboundClient(new EgressPolicy(config.outbound.allowedHosts), new HostResolver());
-  const fulfillment = new HttpRequestFulfillment(client, config, new Clock());
+  const fulfillment = new HttpRequestFulfillment(client, keys, new Clock());
   const context = fulfillmentContext();
   const receiverOfTestKey = new Webhook(Buffer.from('test-secret-0123456789', 'utf8').toString('base64'));
   let server: Server;
@@ -148,7 +152,7 @@ describe('HttpRequestFulfillment (against a local server)', () => {
 
   it('fails the action at once, without calling, when the destination is not allowed', async () => {
     const strict = new OutboundClient(new EgressPolicy(), new HostResolver());
-    const attempt = new HttpRequestFulfillment(strict, config, new Clock()).fulfill({ url }, context);
+    const attempt = new HttpRequestFulfillment(strict, keys, new Clock()).fulfill({ url }, context);
     await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
     await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} not sent: the destination is not allowed (127.0.0.1 is a loopback address)`);
     expect(seen).toEqual([]);

@@ -1,4 +1,4 @@
-import { PunctualConfig, signingSecretFor } from '@app/config';
+import { KeyRegistry } from '@app/signature';
 import { Clock } from '@app/domain';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
 import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
@@ -9,7 +9,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Calls the action's URL through the outbound client, signed with the secret of the API key
- * that last set the action's data (`signingSecretFor`). 2xx is success; any other status (3xx included: redirects are not followed), a
+ * that last set the action's data (`KeyRegistry.signingSecretFor`). 2xx is success; any other status (3xx included: redirects are not followed), a
  * network error, a timeout or an answer over 1 MiB is retried; a destination that the egress
  * policy refuses fails the action at once. Notes name the status and the host, never the URL
  * or a header value (`call-note.ts`).
@@ -18,7 +18,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData> {
   constructor(
     private readonly client: OutboundClient,
-    private readonly config: PunctualConfig,
+    private readonly keys: KeyRegistry,
     private readonly clock: Clock,
   ) {}
 
@@ -27,7 +27,7 @@ export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData
     const body = method === 'GET' || data.body === undefined ? undefined : typeof data.body === 'string' ? data.body : JSON.stringify(data.body);
     const signature = standardWebhookHeaders(
       { id: context.idempotencyKey, timestamp: this.clock.now(), body: body ?? '' },
-      Buffer.from(signingSecretFor(this.config.auth, context.signingKeyId), 'utf8'),
+      Buffer.from(this.keys.signingSecretFor(context.signingKeyId), 'utf8'),
     );
     const ownHeaders = clientHeaders(data.headers);
     const headers: Record<string, string> = { ...ownHeaders, 'Idempotency-Key': context.idempotencyKey, ...signature };

@@ -1,0 +1,120 @@
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import Redis from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisOptionsFromUrl } from '@punctual/contract';
+import { PunctualConfig } from '@app/config';
+import { TenantLimits, TenantsRepository } from '@app/database';
+import { QuotaExceededError } from '../errors/quota.errors';
+
+/**
+ * A tenant's limits and active actions are read at most this often per process, so a create costs
+ * no count; between reads, the process adds its own creates. A quota may so be passed by what other
+ * API processes created within one read.
+ */
+const TENANT_READ_MS = 1000;
+/** Bursts: a tenant may create this many seconds' worth of its rate at once. */
+const BURST_SECONDS = 10;
+/** What a tenant over its active-actions limit is told to wait: actions end on their own schedule. */
+const ACTIVE_RETRY_SECONDS = 60;
+
+/** A tenant's limits and active actions as last read, plus the creates this process admitted since. */
+interface TenantUse {
+  limits: TenantLimits | null;
+  active: number;
+  at: number;
+}
+
+/**
+ * The quotas a tenant's creates must fit (contract: active actions and create rate), checked
+ * before anything is stored. Active actions come from the counts behind stats, read at most once a
+ * second per tenant; creates are counted in Redis, shared by every API process, in windows of
+ * BURST_SECONDS holding ten seconds' worth of the rate. When Redis cannot be reached, the rate is
+ * not enforced (creates go on), and that is logged once per outage.
+ */
+@Injectable()
+export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger(TenantQuotas.name);
+  private readonly redis: Redis;
+  /** One limiter per rate in use: the points of a window are the limiter's. */
+  private readonly limiters = new Map<number, RateLimiterRedis>();
+  private readonly read = new Map<string, TenantUse>();
+  private unreachable = false;
+
+  constructor(
+    private readonly config: PunctualConfig,
+    private readonly tenants: TenantsRepository,
+  ) {
+    this.redis = new Redis({ ...redisOptionsFromUrl(config.redis.url), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    this.redis.on('error', () => undefined);
+  }
+
+  async onModuleInit(): Promise<void> {
+    await this.redis.connect().catch((error: Error) => this.reportUnreachable(error));
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+
+  /** Refuses (429, nothing stored) `count` creates that would take the tenant over its rate or its active actions. */
+  async admit(tenantId: string, count: number): Promise<void> {
+    const use = await this.useOf(tenantId);
+    const maxActive = use.limits?.maxActiveActions ?? this.config.tenantDefaults.maxActiveActions;
+    const active = use.active;
+    if (active + count > maxActive) {
+      throw new QuotaExceededError(
+        `Tenant ${tenantId} has ${active} active actions (PENDING or IN_PROGRESS) of at most ${maxActive}; ${count} more would pass that limit. Let some finish or delete them, or ask an operator to raise maxActiveActions`,
+        ACTIVE_RETRY_SECONDS,
+      );
+    }
+    await this.consumeRate(tenantId, use.limits?.createRate ?? this.config.tenantDefaults.createRate, count);
+    use.active += count;
+  }
+
+  private async consumeRate(tenantId: string, rate: number, count: number): Promise<void> {
+    try {
+      await this.limiterFor(rate).consume(tenantId, count);
+      this.unreachable = false;
+    } catch (error) {
+      if (!(error instanceof RateLimiterRes)) return this.reportUnreachable(error as Error);
+      // A refused create stores nothing, so it takes nothing from the rate either.
+      await this.limiterFor(rate)
+        .reward(tenantId, count)
+        .catch(() => undefined);
+      throw new QuotaExceededError(
+        `Tenant ${tenantId} may create ${rate} actions per second (bursts of ${rate * BURST_SECONDS}); ${count} more would pass that limit. Retry after the time given`,
+        Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
+      );
+    }
+  }
+
+  private limiterFor(rate: number): RateLimiterRedis {
+    let limiter = this.limiters.get(rate);
+    if (!limiter) {
+      limiter = new RateLimiterRedis({
+        storeClient: this.redis,
+        rejectIfRedisNotReady: true,
+        keyPrefix: `${this.config.redis.queuePrefix}:{tenant-creates}:${rate}`,
+        points: rate * BURST_SECONDS,
+        duration: BURST_SECONDS,
+      });
+      this.limiters.set(rate, limiter);
+    }
+    return limiter;
+  }
+
+  private async useOf(id: string): Promise<TenantUse> {
+    const cached = this.read.get(id);
+    if (cached && Date.now() - cached.at < TENANT_READ_MS) return cached;
+    const tenant = await this.tenants.find(id);
+    const use = { limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0, at: Date.now() };
+    this.read.set(id, use);
+    return use;
+  }
+
+  private reportUnreachable(error: Error): void {
+    if (this.unreachable) return;
+    this.unreachable = true;
+    this.logger.warn(`Cannot reach Redis to count tenants' creates (${error.message}): create rates are not limited until it answers again`);
+  }
+}

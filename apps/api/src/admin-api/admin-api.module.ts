@@ -1,0 +1,25 @@
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { SignatureModule } from '@app/signature';
+import { AdminAuthMiddleware } from '../admin/admin-auth.middleware';
+import { AdminAuthModule } from '../admin/admin-auth.module';
+import { adminHeaders } from '../admin/admin-headers';
+import { jsonBodiesOnly } from './json-bodies-only';
+import { TenantsAdminController } from './tenants-admin.controller';
+import { TenantsAdminService } from './tenants-admin.service';
+
+/**
+ * The admin JSON API, behind the admin login like the console. Its changes take JSON bodies only:
+ * a page on another site can make a browser send a form with the admin's cached login, but not a
+ * JSON body without asking first (CORS), which Punctual never allows.
+ */
+@Module({
+  imports: [SignatureModule, AdminAuthModule],
+  controllers: [TenantsAdminController],
+  providers: [TenantsAdminService],
+  exports: [TenantsAdminService],
+})
+export class AdminApiModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(AdminAuthMiddleware, adminHeaders, jsonBodiesOnly).forRoutes(TenantsAdminController);
+  }
+}

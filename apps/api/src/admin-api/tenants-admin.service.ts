@@ -1,0 +1,101 @@
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import { KeyRing, PunctualConfig } from '@app/config';
+import { TenantLimits, TenantRecord, TenantsRepository } from '@app/database';
+import { KeyRegistry } from '@app/signature';
+import { ApiKeyConfiguredError, ApiKeyNotFoundError, SecretKeyNotConfiguredError, TenantExistsError, TenantNotFoundError } from '../errors/tenant.errors';
+import { TenantLimitsDto } from './dto/tenant-limits.dto';
+
+/** A tenant as operators see it: its limits, every key id it signs with (never a secret), and its active actions. */
+export interface TenantView extends Omit<TenantRecord, 'keys'> {
+  keys: { keyId: string; source: 'environment' | 'admin'; createdAt: Date | null }[];
+}
+
+/** A key made at run time, its secret shown this once. */
+export interface CreatedKey {
+  keyId: string;
+  secret: string;
+  createdAt: Date;
+}
+
+const NO_LIMITS: TenantLimits = { maxActiveActions: null, createRate: null, maxConcurrency: null };
+
+/**
+ * Tenants and their keys, for the admin API and the console. Keys made here are stored encrypted
+ * under SECRET_KEY and reach every API process within KEY_REFRESH_MS; revoking one stops it there
+ * as fast. The tenants of `API_KEYS` exist from the API's start.
+ */
+@Injectable()
+export class TenantsAdminService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(TenantsAdminService.name);
+  private readonly ring: KeyRing;
+
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly keys: KeyRegistry,
+    private readonly config: PunctualConfig,
+  ) {
+    this.ring = new KeyRing(config.secretKeys);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.tenants.ensure([...this.config.auth.apiKeys.values()].map((key) => key.tenant));
+    if (!this.ring.enabled) return;
+    const count = await this.tenants.reencryptKeys(
+      (ciphertext) => this.ring.isStale(ciphertext),
+      (ciphertext) => this.ring.encrypt(this.ring.decrypt(ciphertext)),
+    );
+    if (count > 0) this.logger.log(`Encrypted ${count} API key secret(s) again with the first SECRET_KEY`);
+  }
+
+  async create(id: string, limits: TenantLimitsDto = {}): Promise<TenantView> {
+    const created = await this.tenants.create(id, { ...NO_LIMITS, ...limits });
+    if (!created) throw new TenantExistsError(id);
+    return this.view(created);
+  }
+
+  async list(): Promise<TenantView[]> {
+    return (await this.tenants.list()).map((tenant) => this.view(tenant));
+  }
+
+  async get(id: string): Promise<TenantView> {
+    const tenant = await this.tenants.find(id);
+    if (!tenant) throw new TenantNotFoundError(id);
+    return this.view(tenant);
+  }
+
+  async setLimits(id: string, limits: TenantLimitsDto): Promise<TenantView> {
+    if (!(await this.tenants.setLimits(id, limits))) throw new TenantNotFoundError(id);
+    return this.get(id);
+  }
+
+  /** A new key of the tenant: a random id and secret, the secret stored encrypted and answered only now. */
+  async createKey(tenant: string): Promise<CreatedKey> {
+    if (!this.ring.enabled) throw new SecretKeyNotConfiguredError();
+    const keyId = `key_${randomBytes(10).toString('hex')}`;
+    const secret = randomBytes(32).toString('base64url');
+    const stored = await this.tenants.addKey(tenant, keyId, this.ring.encrypt(secret));
+    if (!stored) throw new TenantNotFoundError(tenant);
+    this.keys.remember(keyId, { secret, tenant });
+    return { keyId, secret, createdAt: stored.createdAt };
+  }
+
+  /** Revokes a key made at run time; a key of API_KEYS is retired in the environment. */
+  async revokeKey(tenant: string, keyId: string): Promise<void> {
+    if (this.config.auth.apiKeys.get(keyId)?.tenant === tenant) throw new ApiKeyConfiguredError(keyId);
+    if (await this.tenants.revokeKey(tenant, keyId)) return this.keys.forget(keyId);
+    await this.get(tenant);
+    throw new ApiKeyNotFoundError(tenant, keyId);
+  }
+
+  private view(tenant: TenantRecord): TenantView {
+    const configured = [...this.config.auth.apiKeys].filter(([, key]) => key.tenant === tenant.id);
+    return {
+      ...tenant,
+      keys: [
+        ...configured.map(([keyId]) => ({ keyId, source: 'environment' as const, createdAt: null })),
+        ...tenant.keys.map((key) => ({ ...key, source: 'admin' as const })),
+      ],
+    };
+  }
+}

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+
+/** A tenant's own limits; null keeps the deployment's default (TENANT_* settings). */
+export interface TenantLimits {
+  maxActiveActions: number | null;
+  createRate: number | null;
+  maxConcurrency: number | null;
+}
+
+export interface TenantRecord {
+  id: string;
+  limits: TenantLimits;
+  /** Its actions that are PENDING or IN_PROGRESS, from the counts behind stats (no row is counted). */
+  activeActions: number;
+  /** Its keys made at run time and not revoked. */
+  keys: { keyId: string; createdAt: Date }[];
+  createdAt: Date;
+}
+
+/** A run-time key as the key registry reads it: the secret still encrypted. */
+export interface StoredApiKey {
+  keyId: string;
+  tenantId: string;
+  secretCiphertext: string;
+}
+
+const TENANT = `t.id, t.created_at AS "createdAt",
+  json_build_object('maxActiveActions', t.max_active_actions, 'createRate', t.create_rate, 'maxConcurrency', t.max_concurrency) AS limits,
+  (SELECT coalesce(sum(c.delta), 0)::int FROM action_counts c WHERE c.tenant_id = t.id AND c.status IN ('PENDING', 'IN_PROGRESS')) AS "activeActions",
+  coalesce((SELECT json_agg(json_build_object('keyId', k.key_id, 'createdAt', k.created_at) ORDER BY k.created_at, k.key_id)
+    FROM api_keys k WHERE k.tenant_id = t.id AND k.revoked_at IS NULL), '[]') AS keys`;
+
+/** Tenants, their limits, and the API keys made for them at run time. */
+@Injectable()
+export class TenantsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Creates the tenant; null when one of that id exists. */
+  async create(id: string, limits: TenantLimits): Promise<TenantRecord | null> {
+    const inserted: unknown[] = await this.dataSource.query(
+      `INSERT INTO tenants (id, max_active_actions, create_rate, max_concurrency) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [id, limits.maxActiveActions, limits.createRate, limits.maxConcurrency],
+    );
+    return inserted.length === 1 ? this.find(id) : null;
+  }
+
+  /** Makes sure the tenants of the keys configured in the environment exist. */
+  async ensure(ids: readonly string[]): Promise<void> {
+    await this.dataSource.query(`INSERT INTO tenants (id) SELECT unnest($1::varchar[]) ON CONFLICT (id) DO NOTHING`, [[...new Set(ids)]]);
+  }
+
+  async find(id: string): Promise<TenantRecord | null> {
+    const [tenant]: TenantRecord[] = await this.dataSource.query(`SELECT ${TENANT} FROM tenants t WHERE t.id = $1`, [id]);
+    return tenant ? withDates(tenant) : null;
+  }
+
+  async list(): Promise<TenantRecord[]> {
+    const tenants: TenantRecord[] = await this.dataSource.query(`SELECT ${TENANT} FROM tenants t ORDER BY t.id`);
+    return tenants.map(withDates);
+  }
+
+  /** Sets the limits given (a field left out keeps its value; null sets the default back); false when there is no such tenant. */
+  async setLimits(id: string, limits: Partial<TenantLimits>): Promise<boolean> {
+    const [, updated]: [unknown, number] = await this.dataSource.query(
+      `UPDATE tenants SET
+         max_active_actions = CASE WHEN $2 THEN $3 ELSE max_active_actions END,
+         create_rate = CASE WHEN $4 THEN $5 ELSE create_rate END,
+         max_concurrency = CASE WHEN $6 THEN $7 ELSE max_concurrency END
+       WHERE id = $1`,
+      [
+        id,
+        limits.maxActiveActions !== undefined,
+        limits.maxActiveActions ?? null,
+        limits.createRate !== undefined,
+        limits.createRate ?? null,
+        limits.maxConcurrency !== undefined,
+        limits.maxConcurrency ?? null,
+      ],
+    );
+    return updated === 1;
+  }
+
+  /** Stores a new key of the tenant; null when there is no such tenant. */
+  async addKey(tenantId: string, keyId: string, secretCiphertext: string): Promise<{ keyId: string; createdAt: Date } | null> {
+    const rows: { keyId: string; createdAt: Date }[] = await this.dataSource.query(
+      `INSERT INTO api_keys (key_id, tenant_id, secret_ciphertext) SELECT $2, id, $3 FROM tenants WHERE id = $1
+       RETURNING key_id AS "keyId", created_at AS "createdAt"`,
+      [tenantId, keyId, secretCiphertext],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Revokes the tenant's key; false when it has no such key, or revoked it already. */
+  async revokeKey(tenantId: string, keyId: string): Promise<boolean> {
+    const [, revoked]: [unknown, number] = await this.dataSource.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE tenant_id = $1 AND key_id = $2 AND revoked_at IS NULL`,
+      [tenantId, keyId],
+    );
+    return revoked === 1;
+  }
+
+  /** Every key made at run time and not revoked. */
+  activeKeys(): Promise<StoredApiKey[]> {
+    return this.dataSource.query(
+      `SELECT key_id AS "keyId", tenant_id AS "tenantId", secret_ciphertext AS "secretCiphertext" FROM api_keys WHERE revoked_at IS NULL`,
+    );
+  }
+
+  /** Encrypts again, with the first key of the ring, every key secret `isStale` says an older key made. */
+  async reencryptKeys(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
+    const stale = (await this.activeKeys()).filter((key) => isStale(key.secretCiphertext));
+    for (const key of stale) {
+      await this.dataSource.query(`UPDATE api_keys SET secret_ciphertext = $2 WHERE key_id = $1 AND secret_ciphertext = $3`, [
+        key.keyId,
+        reencrypt(key.secretCiphertext),
+        key.secretCiphertext,
+      ]);
+    }
+    return stale.length;
+  }
+}
+
+/** JSON built in Postgres carries times as text. */
+function withDates(tenant: TenantRecord): TenantRecord {
+  return { ...tenant, keys: tenant.keys.map((key) => ({ keyId: key.keyId, createdAt: new Date(key.createdAt) })) };
+}
