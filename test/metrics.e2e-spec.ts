@@ -69,7 +69,7 @@ describe('Prometheus metrics from the API and two workers', () => {
     await reaches(retired, 'NO_ACTION');
 
     const created = await apiScrape();
-    expect(created.value('punctual_actions_created_total', { action: 'HTTP_REQUEST' })).toBe(2);
+    expect(created.value('punctual_actions_created_total', { action: 'HTTP_REQUEST', tenant: 'default' })).toBe(2);
     expect(created.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION' })).toBe(2);
 
     const scrapes = await waitUntil(
@@ -82,7 +82,7 @@ describe('Prometheus metrics from the API and two workers', () => {
     );
     // One worker counts; the other reports 0, so max (and sum) across processes is the true value.
     expect(scrapes.map((scrape) => scrape.value('punctual_overdue_actions')).sort()).toEqual([0, 2]);
-    expect(sumOf(scrapes, 'punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'succeeded' })).toBe(1);
+    expect(sumOf(scrapes, 'punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'succeeded', tenant: 'default' })).toBe(1);
     expect(sumOf(scrapes, 'punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'failed' })).toBe(1);
     expect(sumOf(scrapes, 'punctual_attempts_total', { action: 'RETIRED_TYPE', outcome: 'no_action' })).toBe(1);
     expect(sumOf(scrapes, 'punctual_firing_lag_seconds_count', { action: 'HTTP_REQUEST' })).toBe(2);

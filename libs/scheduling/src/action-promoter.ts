@@ -80,7 +80,7 @@ export class ActionPromoter {
       ),
     );
     const noAction = ended.filter((action) => action !== null).length;
-    for (const action of ended) if (action) this.metrics.attemptEnded(action.action, 'no_action');
+    for (const action of ended) if (action) this.metrics.attemptEnded(action, 'no_action');
     const requeued = await this.queues.ensureQueued(found.overdue);
     const pending = found.overdue.filter((a) => a.status === ActionStatus.Pending);
     this.sweptUntil = pending.length === BATCH_SIZE ? pending[pending.length - 1] : undefined;

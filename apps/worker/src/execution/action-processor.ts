@@ -117,7 +117,7 @@ export class ActionProcessor {
       const outcome = transition(current, event);
       const updated = await inSpan('punctual.record', { ...spanAttributes(action), [OUTCOME]: attempt }, () => this.write(outcome, claim));
       if (updated) {
-        this.metrics.attemptEnded(action.action, attempt);
+        this.metrics.attemptEnded(action, attempt);
         return { outcome, updated };
       }
       const now = await this.execution.claimed(action.id, action.claimToken!);

@@ -2,22 +2,31 @@ import { loadConfig } from '@app/config';
 import { Scrape } from '@app/testing';
 import { FIRING_LAG_BUCKETS, PunctualMetrics } from './punctual-metrics';
 
-const env = { API_KEYS: 'k:0123456789abcdef', ADMIN_PASSWORD: 'long-enough' };
+const env = { API_KEYS: 'k:0123456789abcdef,b:0123456789abcdef:team-b', ADMIN_PASSWORD: 'long-enough' };
 const metricsWith = (extra: Record<string, string> = {}) => new PunctualMetrics(loadConfig({ ...env, ...extra }), ['HTTP_REQUEST', 'SEND_NOTIFICATION']);
 
 describe('PunctualMetrics', () => {
   it('records what the processes report, under bounded labels', async () => {
     const metrics = metricsWith();
-    metrics.actionsCreated([{ action: 'HTTP_REQUEST' }, { action: 'HTTP_REQUEST' }, { action: 'SEND_NOTIFICATION' }]);
-    metrics.attemptEnded('HTTP_REQUEST', 'failed');
+    metrics.actionsCreated([
+      { action: 'HTTP_REQUEST', tenantId: 'default' },
+      { action: 'HTTP_REQUEST', tenantId: 'default' },
+      { action: 'HTTP_REQUEST', tenantId: 'team-b' },
+      { action: 'SEND_NOTIFICATION', tenantId: 'default' },
+    ]);
+    metrics.attemptEnded({ action: 'HTTP_REQUEST', tenantId: 'team-b' }, 'failed');
     metrics.attemptStarted('HTTP_REQUEST', 1500);
     metrics.attemptStarted('HTTP_REQUEST', -20); // a worker clock behind Postgres's: not an early run
     metrics.overdueActions(7);
     metrics.httpRequest('GET', '/actions/:id', 404, 0.003);
     const scrape = Scrape.parse(await metrics.exposition());
-    expect(scrape.value('punctual_actions_created_total', { action: 'HTTP_REQUEST' })).toBe(2);
-    expect(scrape.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION' })).toBe(1);
-    expect(scrape.value('punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'failed' })).toBe(1);
+    expect(scrape.value('punctual_actions_created_total', { action: 'HTTP_REQUEST', tenant: 'default' })).toBe(2);
+    expect(scrape.value('punctual_actions_created_total', { action: 'HTTP_REQUEST', tenant: 'team-b' })).toBe(1);
+    expect(scrape.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION', tenant: 'default' })).toBe(1);
+    expect(scrape.value('punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'failed', tenant: 'team-b' })).toBe(1);
+    expect(scrape.value('punctual_attempts_total', { action: 'HTTP_REQUEST', outcome: 'failed', tenant: 'default' })).toBe(0);
+    // The tenants of API_KEYS have their series from the start.
+    expect(scrape.labelValues('punctual_attempts_total', 'tenant')).toEqual(['default', 'team-b']);
     expect(scrape.value('punctual_firing_lag_seconds_sum', { action: 'HTTP_REQUEST' })).toBe(1.5);
     expect(scrape.value('punctual_firing_lag_seconds_bucket', { action: 'HTTP_REQUEST', le: '0.001' })).toBe(1);
     expect(scrape.value('punctual_firing_lag_seconds_bucket', { action: 'HTTP_REQUEST', le: '2.5' })).toBe(2);
@@ -32,7 +41,7 @@ describe('PunctualMetrics', () => {
 
   it('records nothing when METRICS_ENABLED=false', async () => {
     const metrics = metricsWith({ METRICS_ENABLED: 'false' });
-    metrics.actionsCreated([{ action: 'HTTP_REQUEST' }]);
+    metrics.actionsCreated([{ action: 'HTTP_REQUEST', tenantId: 'default' }]);
     metrics.overdueActions(3);
     const scrape = Scrape.parse(await metrics.exposition());
     expect(metrics.isEnabled).toBe(false);
@@ -42,7 +51,7 @@ describe('PunctualMetrics', () => {
 
   it('gives two processes in one the same names without clashing', async () => {
     const [first, second] = [metricsWith(), metricsWith()];
-    first.attemptEnded('HTTP_REQUEST', 'succeeded');
+    first.attemptEnded({ action: 'HTTP_REQUEST', tenantId: 'default' }, 'succeeded');
     expect(Scrape.parse(await second.exposition()).value('punctual_attempts_total', { outcome: 'succeeded' })).toBe(0);
     expect(Scrape.parse(await first.exposition()).names()).toEqual(Scrape.parse(await second.exposition()).names());
   });

@@ -40,11 +40,11 @@ export class PunctualMetrics {
   constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[]) {
     this.enabled = config.metrics.enabled;
     const registers = [this.registry];
-    this.created = new Counter({ name: 'punctual_actions_created_total', help: 'Actions stored, by type', labelNames: ['action'], registers });
+    this.created = new Counter({ name: 'punctual_actions_created_total', help: 'Actions stored, by type and tenant', labelNames: ['action', 'tenant'], registers });
     this.attempts = new Counter({
       name: 'punctual_attempts_total',
-      help: 'Attempts whose outcome was recorded, by type and outcome (an attempt interrupted by a dying worker counts as failed)',
-      labelNames: ['action', 'outcome'],
+      help: 'Attempts whose outcome was recorded, by type, outcome and tenant (an attempt interrupted by a dying worker counts as failed)',
+      labelNames: ['action', 'outcome', 'tenant'],
       registers,
     });
     this.firingLagSeconds = new Histogram({
@@ -84,21 +84,30 @@ export class PunctualMetrics {
       registers,
     });
     // Series that exist from the start at 0, so that rate() and increase() see their first events.
+    // The tenants of API_KEYS are known from the start; one made at run time gets its series with its first event.
+    const tenants = [...new Set([...config.auth.apiKeys.values()].map((key) => key.tenant))].sort();
     for (const action of [...actionTypes].sort()) {
-      this.created.labels(action).inc(0);
       this.firingLagSeconds.zero({ action });
-      for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome).inc(0);
+      for (const tenant of tenants) {
+        this.created.labels(action, tenant).inc(0);
+        for (const outcome of ATTEMPT_OUTCOMES) this.attempts.labels(action, outcome, tenant).inc(0);
+      }
       for (const reason of SKIP_REASONS) this.skippedOccurrences.labels(action, reason).inc(0);
     }
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.labels(outcome).inc(0);
   }
 
-  actionsCreated(actions: readonly { action: string }[]): void {
+  actionsCreated(actions: readonly { action: string; tenantId: string }[]): void {
     if (!this.enabled) return;
-    // One increment per type: a batch of 1000 would otherwise cost 1000 label look-ups.
-    const byType = new Map<string, number>();
-    for (const { action } of actions) byType.set(action, (byType.get(action) ?? 0) + 1);
-    for (const [action, count] of byType) this.created.labels(action).inc(count);
+    // One increment per type and tenant: a batch of 1000 would otherwise cost 1000 label look-ups.
+    const byLabels = new Map<string, { action: string; tenant: string; count: number }>();
+    for (const { action, tenantId } of actions) {
+      const key = `${action}\n${tenantId}`;
+      const entry = byLabels.get(key) ?? { action, tenant: tenantId, count: 0 };
+      entry.count += 1;
+      byLabels.set(key, entry);
+    }
+    for (const { action, tenant, count } of byLabels.values()) this.created.labels(action, tenant).inc(count);
   }
 
   /** Occurrences of an action of type `action` that will not run, as a written change listed them. */
@@ -106,8 +115,8 @@ export class PunctualMetrics {
     if (this.enabled) for (const { reason, count } of skipped) this.skippedOccurrences.labels(action, reason).inc(count);
   }
 
-  attemptEnded(action: string, outcome: AttemptOutcome): void {
-    if (this.enabled) this.attempts.labels(action, outcome).inc();
+  attemptEnded(action: { action: string; tenantId: string }, outcome: AttemptOutcome): void {
+    if (this.enabled) this.attempts.labels(action.action, outcome, action.tenantId).inc();
   }
 
   /** An attempt started `lagMs` after it was due (never below 0: a skewed worker clock is not an early run). */
