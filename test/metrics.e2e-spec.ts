@@ -70,7 +70,7 @@ describe('Prometheus metrics from the API and two workers', () => {
 
     const created = await apiScrape();
     expect(created.value('punctual_actions_created_total', { action: 'HTTP_REQUEST', tenant: 'default' })).toBe(2);
-    expect(created.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION' })).toBe(2);
+    expect(created.value('punctual_actions_created_total', { action: 'SEND_NOTIFICATION', tenant: 'default' })).toBe(2);
 
     const scrapes = await waitUntil(
       'one worker to report both overdue actions',

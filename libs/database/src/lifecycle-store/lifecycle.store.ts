@@ -84,6 +84,7 @@ export class LifecycleStore {
       // What was sent, unclaimed and unfinished, with Postgres's times: the rows are not read back.
       return Object.assign(blankEntity<ActionEntity>(metadata), sent.state, {
         id: sent.id,
+        tenantId: sent.tenantId,
         action: sent.action,
         apiKeyId: sent.apiKeyId,
         claimToken: null,

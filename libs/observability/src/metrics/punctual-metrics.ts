@@ -40,7 +40,12 @@ export class PunctualMetrics {
   constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[]) {
     this.enabled = config.metrics.enabled;
     const registers = [this.registry];
-    this.created = new Counter({ name: 'punctual_actions_created_total', help: 'Actions stored, by type and tenant', labelNames: ['action', 'tenant'], registers });
+    this.created = new Counter({
+      name: 'punctual_actions_created_total',
+      help: 'Actions stored, by type and tenant',
+      labelNames: ['action', 'tenant'],
+      registers,
+    });
     this.attempts = new Counter({
       name: 'punctual_attempts_total',
       help: 'Attempts whose outcome was recorded, by type, outcome and tenant (an attempt interrupted by a dying worker counts as failed)',
