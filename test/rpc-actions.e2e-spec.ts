@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { RPC_PATTERNS } from '@punctual/contract';
-import { CreateActionRequest, PunctualClient, PunctualError, SignedRpc } from '@punctual/client';
+import { CreateActionRequest, PunctualClient, SignedRpc } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { refusal } from './support/refusal';
 import { httpRequestExample, notificationExample as untypedNotification, storedCounts } from './support/fixtures';
 import { NATS_URL } from './support/nats';
 
 const notificationExample = (...args: Parameters<typeof untypedNotification>) => untypedNotification(...args) as CreateActionRequest;
-
-/** The error a promise fails with; fails the test when it resolves. */
-async function refusal(promise: Promise<unknown>): Promise<PunctualError> {
-  const outcome = await promise.then(
-    (value) => new Error(`expected a refusal, got ${JSON.stringify(value)}`),
-    (error: unknown) => error,
-  );
-  if (outcome instanceof PunctualError) return outcome;
-  throw outcome;
-}
 
 describe.each([
   ['Redis', process.env.REDIS_URL!],

@@ -1,19 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { PunctualClient, PunctualError, SignedHttp, SignedRpc } from '@punctual/client';
+import { PunctualClient, SignedHttp, SignedRpc } from '@punctual/client';
 import { RPC_PATTERNS } from '@punctual/contract';
 import { OTHER_TENANT_KEY, TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { refusal } from './support/refusal';
 import { httpRequestExample } from './support/fixtures';
-
-/** The error a promise fails with; fails the test when it resolves. */
-async function refusal(promise: Promise<unknown>): Promise<PunctualError> {
-  const outcome = await promise.then(
-    (value) => new Error(`expected a refusal, got ${JSON.stringify(value)}`),
-    (error: unknown) => error,
-  );
-  if (outcome instanceof PunctualError) return outcome;
-  throw outcome;
-}
 
 // Tenant A (the test key) stores an action, a calendar and a webhook subscription with a delivery;
 // tenant B (another tenant's key) tries every route and message pattern on them. Each answer must be

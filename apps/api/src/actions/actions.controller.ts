@@ -1,20 +1,4 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  ParseUUIDPipe,
-  Patch,
-  Post,
-  Query,
-  Req,
-  Res,
-  UseFilters,
-  UseGuards,
-} from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Param, ParseUUIDPipe, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -25,19 +9,16 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiPayloadTooLargeResponse,
-  ApiSecurity,
   ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { Request, Response } from 'express';
 import { ActionStatus } from '@app/domain';
 import { TenantScope, tenantScope } from '@app/database';
-import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
-import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { SignedRoutes } from '../http/signed-routes.decorator';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { ActionsService } from './actions.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
@@ -53,15 +34,8 @@ import { UpdateActionDto } from './dto/update-action.dto';
 const DEFAULT_OCCURRENCES = 10;
 const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('id must be a UUID') });
 
-@ApiTags('actions')
-@ApiSecurity('X-Punctual-Key')
-@ApiSecurity('X-Punctual-Timestamp')
-@ApiSecurity('X-Punctual-Nonce')
-@ApiSecurity('X-Punctual-Signature')
-@ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' })
+@SignedRoutes('actions')
 @ApiServiceUnavailableResponse({ description: 'Postgres unreachable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS; nothing was changed' })
-@UseGuards(SignatureGuard)
-@UseFilters(ApiExceptionFilter)
 @Controller('actions')
 export class ActionsController {
   constructor(private readonly actions: ActionsService) {}

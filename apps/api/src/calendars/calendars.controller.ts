@@ -1,31 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put, UseFilters, UseGuards } from '@nestjs/common';
-import {
-  ApiBadRequestResponse,
-  ApiConflictResponse,
-  ApiNoContentResponse,
-  ApiNotFoundResponse,
-  ApiOkResponse,
-  ApiSecurity,
-  ApiTags,
-  ApiUnauthorizedResponse,
-} from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse } from '@nestjs/swagger';
 import { TenantScope } from '@app/database';
-import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
-import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { SignedRoutes } from '../http/signed-routes.decorator';
 import { CALENDAR_NAME } from './calendar-name.pipe';
 import { CalendarsService } from './calendars.service';
 import { CalendarListResponse, CalendarResponse } from './dto/calendar.response';
 import { PutCalendarDto } from './dto/put-calendar.dto';
 
-@ApiTags('calendars')
-@ApiSecurity('X-Punctual-Key')
-@ApiSecurity('X-Punctual-Timestamp')
-@ApiSecurity('X-Punctual-Nonce')
-@ApiSecurity('X-Punctual-Signature')
-@ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' })
-@UseGuards(SignatureGuard)
-@UseFilters(ApiExceptionFilter)
+@SignedRoutes('calendars')
 @Controller('calendars')
 export class CalendarsController {
   constructor(private readonly calendars: CalendarsService) {}

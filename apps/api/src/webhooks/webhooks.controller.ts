@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query, UseFilters, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -7,16 +7,13 @@ import {
   ApiNoContentResponse,
   ApiNotFoundResponse,
   ApiOkResponse,
-  ApiSecurity,
   ApiServiceUnavailableResponse,
-  ApiTags,
-  ApiUnauthorizedResponse,
 } from '@nestjs/swagger';
 import { TenantScope } from '@app/database';
-import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
+import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
-import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { SignedRoutes } from '../http/signed-routes.decorator';
 import { PageQuery } from '../input/page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
 import { CreatedWebhookResponse, DeliveryPageResponse, DeliveryResponse, WebhookListResponse, WebhookResponse } from './dto/webhook.response';
@@ -26,14 +23,7 @@ import { WebhooksService } from './webhooks.service';
 const uuidParam = (name: string) => new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError(`${name} must be a UUID`) });
 const ID = uuidParam('id');
 
-@ApiTags('webhooks')
-@ApiSecurity('X-Punctual-Key')
-@ApiSecurity('X-Punctual-Timestamp')
-@ApiSecurity('X-Punctual-Nonce')
-@ApiSecurity('X-Punctual-Signature')
-@ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' })
-@UseGuards(SignatureGuard)
-@UseFilters(ApiExceptionFilter)
+@SignedRoutes('webhooks')
 @Controller('webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}

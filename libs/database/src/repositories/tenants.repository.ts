@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { reencryptStaleSecrets } from './reencrypt-secrets';
 
 /** A tenant's own limits; null keeps the deployment's default (TENANT_* settings). */
 export interface TenantLimits {
@@ -109,16 +110,8 @@ export class TenantsRepository {
   }
 
   /** Encrypts again, with the first key of the ring, every key secret `isStale` says an older key made. */
-  async reencryptKeys(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
-    const stale = (await this.activeKeys()).filter((key) => isStale(key.secretCiphertext));
-    for (const key of stale) {
-      await this.dataSource.query(`UPDATE api_keys SET secret_ciphertext = $2 WHERE key_id = $1 AND secret_ciphertext = $3`, [
-        key.keyId,
-        reencrypt(key.secretCiphertext),
-        key.secretCiphertext,
-      ]);
-    }
-    return stale.length;
+  reencryptKeys(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
+    return reencryptStaleSecrets(this.dataSource, { name: 'api_keys', id: 'key_id' }, isStale, reencrypt);
   }
 }
 

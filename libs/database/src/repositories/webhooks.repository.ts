@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { reencryptStaleSecrets } from './reencrypt-secrets';
 import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED';
@@ -149,18 +150,7 @@ export class WebhooksRepository {
   }
 
   /** Subscriptions whose secret `isStale` says was encrypted with an older key. */
-  async reencryptSecrets(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
-    const rows: { id: string; secretCiphertext: string }[] = await this.dataSource.query(
-      `SELECT id, secret_ciphertext AS "secretCiphertext" FROM webhook_subscriptions`,
-    );
-    const stale = rows.filter((row) => isStale(row.secretCiphertext));
-    for (const row of stale) {
-      await this.dataSource.query(`UPDATE webhook_subscriptions SET secret_ciphertext = $2 WHERE id = $1 AND secret_ciphertext = $3`, [
-        row.id,
-        reencrypt(row.secretCiphertext),
-        row.secretCiphertext,
-      ]);
-    }
-    return stale.length;
+  reencryptSecrets(isStale: (ciphertext: string) => boolean, reencrypt: (ciphertext: string) => string): Promise<number> {
+    return reencryptStaleSecrets(this.dataSource, { name: 'webhook_subscriptions', id: 'id' }, isStale, reencrypt);
   }
 }
