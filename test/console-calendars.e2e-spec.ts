@@ -62,8 +62,8 @@ describe('Operator console calendars (in Chromium)', () => {
 
     await fillForm('de-holidays', '2027-12-25, 2027-01-01\n2028-01-01   2027-12-25,', 'Public holidays, Germany');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForURL('**/admin/calendars?saved=de-holidays');
-    await expect(page.getByRole('status').textContent()).resolves.toContain('Saved calendar de-holidays');
+    await page.waitForURL('**/admin/calendars?tenant=default&saved=de-holidays');
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Saved calendar de-holidays of tenant default');
     await expect(section('de-holidays').locator('h2').textContent()).resolves.toBe('de-holidays');
     await expect(section('de-holidays').textContent()).resolves.toContain('Public holidays, Germany');
     await expect(section('de-holidays').locator('dt:text-is("Dates") + dd').textContent()).resolves.toBe('3');
@@ -75,7 +75,7 @@ describe('Operator console calendars (in Chromium)', () => {
 
     await fillForm('de-holidays', '2027-10-03');
     await page.getByRole('button', { name: 'Save' }).click();
-    await page.waitForURL('**/admin/calendars?saved=de-holidays');
+    await page.waitForURL('**/admin/calendars?tenant=default&saved=de-holidays');
     await expect(daysOf('de-holidays', 2027)).resolves.toEqual(['1', 'Sun 3 Oct']);
     await expect(section('de-holidays').locator('tr[data-year="2028"]').count()).resolves.toBe(0);
     expect(await storedCalendars()).toEqual([{ name: 'de-holidays', dates: ['2027-10-03'], description: null, updatedAt: expect.any(String) }]);
@@ -113,10 +113,10 @@ describe('Operator console calendars (in Chromium)', () => {
     await expect(page.locator('#live-action dt:text-is("Calendar")').count()).resolves.toBe(0);
     await page.goto(`/admin/actions/${id}`);
     await page.locator('#live-action dt:text-is("Calendar") + dd').getByRole('link', { name: 'office' }).click();
-    await page.waitForURL('**/admin/calendars#calendar-office');
+    await page.waitForURL('**/admin/calendars?tenant=default#calendar-default.office');
 
-    const refused = page.waitForResponse((r) => r.url().endsWith('/admin/calendars/office/delete'));
-    expect(await clickDelete('office')).toContain('Delete calendar office?');
+    const refused = page.waitForResponse((r) => r.url().endsWith('/admin/calendars/default/office/delete'));
+    expect(await clickDelete('office')).toContain('Delete calendar office of tenant default?');
     expect((await refused).status()).toBe(409);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Calendar office is named by 1 action(s)');
     await expect(section('office').count()).resolves.toBe(1);
@@ -124,8 +124,8 @@ describe('Operator console calendars (in Chromium)', () => {
 
     expect((await api.client.delete(`/actions/${id}`)).status).toBe(204);
     await clickDelete('office');
-    await page.waitForURL('**/admin/calendars?deleted=office');
-    await expect(page.getByRole('status').textContent()).resolves.toContain('Deleted calendar office.');
+    await page.waitForURL('**/admin/calendars?tenant=default&deleted=office');
+    await expect(page.getByRole('status').textContent()).resolves.toContain('Deleted calendar office of tenant default.');
     await expect(section('office').count()).resolves.toBe(0);
     expect((await api.client.get('/calendars/office')).status).toBe(404);
   });
@@ -135,7 +135,7 @@ describe('Operator console calendars (in Chromium)', () => {
     await page.goto('/admin/calendars');
     expect((await api.client.delete('/calendars/gone')).status).toBe(204);
 
-    const refused = page.waitForResponse((r) => r.url().endsWith('/admin/calendars/gone/delete'));
+    const refused = page.waitForResponse((r) => r.url().endsWith('/admin/calendars/default/gone/delete'));
     await clickDelete('gone');
     expect((await refused).status()).toBe(404);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('Calendar gone not found');
@@ -175,7 +175,7 @@ describe('Operator console calendars (in Chromium)', () => {
     for (const [path, body] of [
       ['/admin/calendars', 'name=forged&dates=2027-01-01'],
       ['/admin/calendars', 'name=office&dates=2027-01-01'],
-      ['/admin/calendars/office/delete', ''],
+      ['/admin/calendars/default/office/delete', ''],
     ]) {
       const response = await fetch(`${origin}${path}`, {
         method: 'POST',

@@ -58,6 +58,7 @@ describe('Operator console security', () => {
       '/admin/dead-letters',
       '/admin/dead-letters/HTTP_REQUEST',
       '/admin/webhooks',
+      '/admin/calendars',
       '/admin/assets/console.js',
     ]) {
       const response = await fetch(`${origin}${path}`);
@@ -171,6 +172,7 @@ describe('Operator console security', () => {
       '/admin/dead-letters',
       `/admin/dead-letters/HTTP_REQUEST/retry-all`,
       '/admin/webhooks',
+      '/admin/calendars',
     ]) {
       const page = await (await fetch(`${origin}${path}`, { headers: basicAuth() })).text();
       expect(page).not.toContain(ADMIN_CREDENTIALS.password);

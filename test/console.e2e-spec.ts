@@ -223,7 +223,7 @@ describe('Operator console (in Chromium)', () => {
     await page.getByRole('link', { name: 'HTTP_REQUEST' }).click();
     await expect(page.locator('table.actions tbody tr').count()).resolves.toBe(3);
     await page.getByRole('link', { name: 'Retry all 3…' }).click();
-    await expect(page.locator('form.confirm').textContent()).resolves.toMatch(/puts\s+3\s+FAILED HTTP_REQUEST actions back to PENDING/);
+    await expect(page.locator('form.confirm').textContent()).resolves.toMatch(/puts\s+3\s+FAILED HTTP_REQUEST actions of every tenant back to PENDING/);
     await page.getByRole('button', { name: 'Retry all 3' }).click();
     await page.waitForURL(/\/admin\/dead-letters\/HTTP_REQUEST\?retried=3/);
 

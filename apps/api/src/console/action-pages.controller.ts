@@ -10,6 +10,7 @@ import { ConsoleExceptionFilter } from './console-exception.filter';
 import { MAX_SKIP_COUNT } from '../actions/dto/skip-occurrences.dto';
 import { ConsoleInputError, RawInput, parseCount, parseId, parseListFilters, parseTime, textField } from './console-input';
 import { ActionPageService } from './action-page.service';
+import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
 import { actionListView } from './views/action-list.view';
@@ -39,20 +40,23 @@ export class ActionPagesController {
     private readonly actions: ActionsService,
     private readonly pages: ActionPageService,
     private readonly types: ActionTypeRegistry,
+    private readonly tenants: ConsoleTenants,
   ) {}
 
   @Get()
   async list(@Query() query: RawInput, @Res() res: Response): Promise<void> {
     const id = textField(query, 'id');
     if (id) return res.redirect(303, `/admin/actions/${parseId(id)}`);
-    const filters = parseListFilters(query);
-    const page = await this.actions.list(filters, EVERY_TENANT);
+    const tenant = await this.tenants.filter(query);
+    const filters = { ...parseListFilters(query), tenant: tenant.selected };
+    const page = await this.actions.list(filters, tenant.scope);
     const types = [...new Set([...this.types.types(), ...(filters.action ? [filters.action] : [])])].sort();
     const deleted = textField(query, 'deleted');
     const notice: Notice | undefined = deleted
       ? { kind: 'success', text: `Deleted action ${parseId(deleted, 'deleted')}: it will never run.` }
       : undefined;
-    sendPage(res, HttpStatus.OK, layout({ title: 'Actions', section: 'actions', notice, body: actionListView({ filters, types, ...page }) }));
+    const body = actionListView({ filters, types, tenant, ...page });
+    sendPage(res, HttpStatus.OK, layout({ title: 'Actions', section: 'actions', tenant: tenant.selected, notice, body }));
   }
 
   @Get(':id')

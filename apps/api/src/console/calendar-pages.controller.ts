@@ -1,22 +1,26 @@
 import { BadRequestException, Body, Controller, Get, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
-import { tenantScope } from '@app/database';
-import { DEFAULT_TENANT, isCalendarName } from '@app/domain';
+import { DEFAULT_TENANT, TENANT_ID_RULE, isCalendarName, isTenantId } from '@app/domain';
 import { CALENDAR_NAME_RULE } from '../actions/dto/calendar-name';
+import { TenantsAdminService } from '../admin-api/tenants-admin.service';
 import { CALENDAR_NAME } from '../calendars/calendar-name.pipe';
 import { CalendarsService } from '../calendars/calendars.service';
 import { PutCalendarDto } from '../calendars/dto/put-calendar.dto';
 import { InvalidRequestError } from '../errors/action.errors';
 import { CalendarInUseError, CalendarNotFoundError } from '../errors/calendar.errors';
 import { ERROR_ANSWERS } from '../errors/error-replies';
+import { TenantNotFoundError } from '../errors/tenant.errors';
 import { validated } from '../rpc/rpc-input';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { ConsoleInputError, RawInput, textField } from './console-input';
+import { ConsoleInputError, RawInput, parseTenantId, textField } from './console-input';
+import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
-import { CalendarForm, EMPTY_CALENDAR_FORM, calendarsView } from './views/calendars.view';
+import { CalendarForm, calendarsView, emptyCalendarForm } from './views/calendars.view';
+import { queryString } from './views/html';
 import { Notice, layout, sendPage } from './views/layout.view';
+import { TenantFilter } from './views/tenant-filter.view';
 
 /** A textarea of dates: one or more of them between any spaces, commas and line breaks. */
 const DATE_SEPARATORS = /[\s,]+/;
@@ -33,15 +37,22 @@ function redirectedName(query: RawInput, field: 'saved' | 'deleted'): string | u
   return name;
 }
 
-function doneNotice(query: RawInput): Notice | undefined {
+/** What a redirect after a change says; it leads to the page of the calendar's tenant. */
+function doneNotice(query: RawInput, filter: TenantFilter): Notice | undefined {
+  const of = filter.selected ? ` of tenant ${filter.selected}` : '';
   const saved = redirectedName(query, 'saved');
-  if (saved) return { kind: 'success', text: `Saved calendar ${saved}: every occurrence still to come follows its dates.` };
+  if (saved) return { kind: 'success', text: `Saved calendar ${saved}${of}: every occurrence still to come follows its dates.` };
   const deleted = redirectedName(query, 'deleted');
-  return deleted ? { kind: 'success', text: `Deleted calendar ${deleted}.` } : undefined;
+  return deleted ? { kind: 'success', text: `Deleted calendar ${deleted}${of}.` } : undefined;
 }
 
 function formOf(body: RawInput): CalendarForm {
-  return { name: textField(body, 'name') ?? '', description: textField(body, 'description') ?? '', dates: textField(body, 'dates') ?? '' };
+  return {
+    tenant: textField(body, 'tenant') ?? DEFAULT_TENANT,
+    name: textField(body, 'name') ?? '',
+    description: textField(body, 'description') ?? '',
+    dates: textField(body, 'dates') ?? '',
+  };
 }
 
 /** The form as the body of `PUT /calendars/:name`, for the API's own validation to judge. */
@@ -49,7 +60,7 @@ function putBody(form: CalendarForm): { dates: string[]; description: string | n
   return { dates: form.dates.split(DATE_SEPARATORS).filter(Boolean), description: form.description || null };
 }
 
-/** What the API refuses a calendar change with (a bad name or body, unknown, still named), as the reason to show with its status; other errors go on. */
+/** What a calendar change is refused with (a bad tenant, name or body, unknown, still named), as the reason to show with its status; other errors go on. */
 async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null> {
   try {
     await apply();
@@ -59,25 +70,36 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
       const { message } = error.getResponse() as { message: string | string[] };
       return { status: error.getStatus(), notice: { kind: 'error', text: [message].flat().join('; ') } };
     }
-    if (!(error instanceof InvalidRequestError || error instanceof CalendarNotFoundError || error instanceof CalendarInUseError)) throw error;
+    const refused =
+      error instanceof InvalidRequestError ||
+      error instanceof TenantNotFoundError ||
+      error instanceof CalendarNotFoundError ||
+      error instanceof CalendarInUseError;
+    if (!refused) throw error;
     return { status: ERROR_ANSWERS[error.code].status, notice: { kind: 'error', text: error.message } };
   }
 }
 
 /**
- * `/admin/calendars`: every calendar with its dates, and their creation, replacement and deletion
- * through the same `CalendarsService` and validation as `PUT` and `DELETE /calendars/:name`.
- * A refusal shows the page again with the API's reason and status, and stores nothing.
+ * `/admin/calendars`: the calendars of every tenant, or of the one `?tenant=` names, with their
+ * dates, and their creation, replacement and deletion for any tenant through the same
+ * `CalendarsService` and validation as `PUT` and `DELETE /calendars/:name`. A refusal shows the
+ * page again with the API's reason and status, and stores nothing.
  */
 @ApiExcludeController()
 @Controller('admin/calendars')
 @UseFilters(ConsoleExceptionFilter)
 export class CalendarPagesController {
-  constructor(private readonly calendars: CalendarsService) {}
+  constructor(
+    private readonly calendars: CalendarsService,
+    private readonly tenants: TenantsAdminService,
+    private readonly consoleTenants: ConsoleTenants,
+  ) {}
 
   @Get()
   async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    await this.send(res, HttpStatus.OK, csrfToken, doneNotice(query));
+    const filter = await this.consoleTenants.filter(query);
+    await this.send(res, HttpStatus.OK, csrfToken, filter, doneNotice(query, filter), emptyCalendarForm(filter.selected ?? DEFAULT_TENANT));
   }
 
   @Post()
@@ -85,26 +107,39 @@ export class CalendarPagesController {
   async put(@Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const form = formOf(body);
     const refusal = await refusalOf(async () => {
+      if (!isTenantId(form.tenant)) throw new InvalidRequestError(`tenant must be ${TENANT_ID_RULE}`);
       const name = CALENDAR_NAME.transform(form.name);
-      await this.calendars.put(DEFAULT_TENANT, name, await validated(PutCalendarDto, putBody(form)));
+      const dto = await validated(PutCalendarDto, putBody(form));
+      // A calendar of a tenant that does not exist could never be named: refused, as the tenant is unknown.
+      await this.tenants.get(form.tenant);
+      await this.calendars.put(form.tenant, name, dto);
     });
-    // Back to a page that a reload does not send again.
-    if (!refusal) return res.redirect(HttpStatus.SEE_OTHER, `/admin/calendars?saved=${form.name}`);
+    // Back to a page that a reload does not send again: the calendar's tenant's.
+    if (!refusal) return res.redirect(HttpStatus.SEE_OTHER, `/admin/calendars${queryString({ tenant: form.tenant, saved: form.name })}`);
     // The form keeps what was sent, to be corrected rather than typed again.
-    await this.send(res, refusal.status, csrfToken, refusal.notice, form);
+    await this.send(res, refusal.status, csrfToken, await this.consoleTenants.around(form.tenant), refusal.notice, form);
   }
 
-  @Post(':name/delete')
+  @Post(':tenant/:name/delete')
   @UseGuards(CsrfGuard)
-  async remove(@Param('name') rawName: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+  async remove(@Param('tenant') rawTenant: string, @Param('name') rawName: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const tenant = parseTenantId(rawTenant);
     const name = CALENDAR_NAME.transform(rawName);
-    const refusal = await refusalOf(() => this.calendars.remove(DEFAULT_TENANT, name));
-    if (!refusal) return res.redirect(HttpStatus.SEE_OTHER, `/admin/calendars?deleted=${name}`);
-    await this.send(res, refusal.status, csrfToken, refusal.notice);
+    const refusal = await refusalOf(() => this.calendars.remove(tenant, name));
+    if (!refusal) return res.redirect(HttpStatus.SEE_OTHER, `/admin/calendars${queryString({ tenant, deleted: name })}`);
+    await this.send(res, refusal.status, csrfToken, await this.consoleTenants.around(tenant), refusal.notice, emptyCalendarForm(tenant));
   }
 
-  private async send(res: Response, status: HttpStatus, csrfToken: string, notice?: Notice, form = EMPTY_CALENDAR_FORM): Promise<void> {
-    const calendars = await this.calendars.list(tenantScope(DEFAULT_TENANT));
-    sendPage(res, status, layout({ title: 'Calendars', section: 'calendars', notice, body: calendarsView(calendars, form, csrfToken) }));
+  private async send(
+    res: Response,
+    status: HttpStatus,
+    csrfToken: string,
+    filter: TenantFilter,
+    notice: Notice | undefined,
+    form: CalendarForm,
+  ): Promise<void> {
+    const calendars = await this.calendars.list(filter.scope);
+    const body = calendarsView(calendars, form, filter, csrfToken);
+    sendPage(res, status, layout({ title: 'Calendars', section: 'calendars', tenant: filter.selected, notice, body }));
   }
 }

@@ -1,4 +1,4 @@
-import { ActionStatus, ALL_STATUSES, ErrorCode, PunctualDomainError } from '@app/domain';
+import { ActionStatus, ALL_STATUSES, ErrorCode, PunctualDomainError, TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { DEFAULT_PAGE_SIZE, ListFilters } from './views/action-list.view';
 
 /** A console request names a value it cannot use; the message names the field. → 400 page */
@@ -41,6 +41,12 @@ export function parseCount(value: string, field: string, max: number): number {
   const n = /^\d{1,9}$/.test(value) ? Number(value) : NaN;
   if (!(n >= 1 && n <= max)) throw new ConsoleInputError(field, `must be a whole number from 1 to ${max}`);
   return n;
+}
+
+/** A tenant's id as the admin API takes it; whether such a tenant exists is for the caller to ask. */
+export function parseTenantId(value: string, field = 'tenant'): string {
+  if (!isTenantId(value)) throw new ConsoleInputError(field, `must be a tenant's id: ${TENANT_ID_RULE}`);
+  return value;
 }
 
 export function parseActionType(value: string, field = 'action'): string {

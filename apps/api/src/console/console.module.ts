@@ -4,6 +4,7 @@ import { CalendarsModule } from '../calendars/calendars.module';
 import { ActionsModule } from '../actions/actions.module';
 import { AdminAuthMiddleware } from '../admin/admin-auth.middleware';
 import { AdminAuthModule } from '../admin/admin-auth.module';
+import { AdminApiModule } from '../admin-api/admin-api.module';
 import { adminHeaders } from '../admin/admin-headers';
 import { ActionPageService } from './action-page.service';
 import { ActionPagesController } from './action-pages.controller';
@@ -13,6 +14,7 @@ import { DeadLettersController } from './dead-letters.controller';
 import { LastHourActivity } from './last-hour-activity';
 import { OverviewController } from './overview.controller';
 import { OverviewService } from './overview.service';
+import { ConsoleTenants } from './tenant-filter';
 import { WebhookPagesController } from './webhook-pages.controller';
 import { consoleHeaders } from './security/console-headers.middleware';
 import { ConsoleSessionMiddleware } from './security/console-session.middleware';
@@ -31,12 +33,13 @@ const CONTROLLERS = [
 /**
  * The operator console at /admin: server-rendered pages over the same services as the REST API,
  * behind the admin basic auth and its limit on failed logins, with CSRF protection on every
- * change. Bull Board keeps /admin/queues; no console route lives under it.
+ * change. Operators see every tenant; each page can be limited to one. Bull Board keeps
+ * /admin/queues; no console route lives under it.
  */
 @Module({
-  imports: [AdminAuthModule, ActionsModule, WebhooksModule, CalendarsModule],
+  imports: [AdminAuthModule, AdminApiModule, ActionsModule, WebhooksModule, CalendarsModule],
   controllers: CONTROLLERS,
-  providers: [OverviewService, LastHourActivity, ActionPageService, CsrfTokens, CsrfGuard],
+  providers: [OverviewService, LastHourActivity, ActionPageService, ConsoleTenants, CsrfTokens, CsrfGuard],
 })
 export class ConsoleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,5 +1,5 @@
-import { Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { EVERY_TENANT } from '@app/database';
+import { Body, Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
+import { TenantScope } from '@app/database';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ActionStatus } from '@app/domain';
@@ -7,17 +7,18 @@ import { ActionsService } from '../actions/actions.service';
 import { DeadLettersService } from '../actions/dead-letters.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { RawInput, parseActionType, textField } from './console-input';
+import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
 import { DEFAULT_PAGE_SIZE } from './views/action-list.view';
 import { count } from './views/fragments';
 import { deadLetterTypesView, deadLettersOfTypeView, retryAllConfirmView } from './views/dead-letters.view';
 import { HTML_CONTENT_TYPE, Notice, layout } from './views/layout.view';
-import { segment } from './views/html';
+import { queryString, segment } from './views/html';
 
 const COUNT = /^\d{1,9}$/;
 
-/** `/admin/dead-letters`: the FAILED actions of each type, and retrying them all at once. */
+/** `/admin/dead-letters`: the FAILED actions of each type (of every tenant, or of the one `?tenant=` names), and retrying them all at once. */
 @ApiExcludeController()
 @Controller('admin/dead-letters')
 @UseFilters(ConsoleExceptionFilter)
@@ -25,17 +26,19 @@ export class DeadLettersController {
   constructor(
     private readonly actions: ActionsService,
     private readonly deadLetters: DeadLettersService,
+    private readonly tenants: ConsoleTenants,
   ) {}
 
   @Get()
   @Header('Content-Type', HTML_CONTENT_TYPE)
-  async index(): Promise<string> {
-    const stats = await this.actions.stats(EVERY_TENANT);
+  async index(@Query() query: RawInput): Promise<string> {
+    const tenant = await this.tenants.filter(query);
+    const stats = await this.actions.stats(tenant.scope);
     const failedByType = Object.entries(stats.byAction)
       .map(([type, byStatus]): [string, number] => [type, byStatus[ActionStatus.Failed] ?? 0])
       .filter(([, failed]) => failed > 0)
       .sort(([a], [b]) => a.localeCompare(b));
-    return layout({ title: 'Dead letters', section: 'dead-letters', body: deadLetterTypesView(failedByType) });
+    return layout({ title: 'Dead letters', section: 'dead-letters', tenant: tenant.selected, body: deadLetterTypesView(failedByType, tenant) });
   }
 
   @Get(':type')
@@ -43,40 +46,47 @@ export class DeadLettersController {
   async ofType(@Param('type') rawType: string, @Query() query: RawInput): Promise<string> {
     const type = parseActionType(rawType, 'type');
     const cursor = textField(query, 'cursor');
+    const tenant = await this.tenants.filter(query);
     const [failed, page] = await Promise.all([
-      this.failedCount(type),
-      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, EVERY_TENANT),
+      this.failedCount(type, tenant.scope),
+      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, tenant.scope),
     ]);
     return layout({
       title: `FAILED ${type}`,
       section: 'dead-letters',
+      tenant: tenant.selected,
       notice: retriedNotice(query),
-      body: deadLettersOfTypeView({ type, failed, cursor, ...page }),
+      body: deadLettersOfTypeView({ type, failed, cursor, tenant, ...page }),
     });
   }
 
   @Get(':type/retry-all')
   @Header('Content-Type', HTML_CONTENT_TYPE)
-  async confirmRetryAll(@Param('type') rawType: string, @CsrfToken() csrfToken: string): Promise<string> {
+  async confirmRetryAll(@Param('type') rawType: string, @Query() query: RawInput, @CsrfToken() csrfToken: string): Promise<string> {
     const type = parseActionType(rawType, 'type');
+    const tenant = await this.tenants.filter(query);
     return layout({
       title: `Retry all FAILED ${type}`,
       section: 'dead-letters',
-      body: retryAllConfirmView(type, await this.failedCount(type), csrfToken),
+      tenant: tenant.selected,
+      body: retryAllConfirmView(type, await this.failedCount(type, tenant.scope), tenant.selected, csrfToken),
     });
   }
 
   @Post(':type/retry-all')
   @UseGuards(CsrfGuard)
-  async retryAll(@Param('type') rawType: string, @Res() res: Response): Promise<void> {
+  async retryAll(@Param('type') rawType: string, @Body() body: RawInput, @Res() res: Response): Promise<void> {
     const type = parseActionType(rawType, 'type');
-    const { retried, skipped } = await this.deadLetters.retryAll(type, EVERY_TENANT);
+    // The confirmation names the tenant it counted for, in a field of its form.
+    const tenant = await this.tenants.filter(body);
+    const { retried, skipped } = await this.deadLetters.retryAll(type, tenant.scope);
     // Back to a page that can be reloaded without retrying again.
-    res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}?retried=${retried}&skipped=${skipped}`);
+    const done = queryString({ tenant: tenant.selected, retried: String(retried), skipped: String(skipped) });
+    res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}${done}`);
   }
 
-  private async failedCount(type: string): Promise<number> {
-    return (await this.actions.stats(EVERY_TENANT)).byAction[type]?.[ActionStatus.Failed] ?? 0;
+  private async failedCount(type: string, scope: TenantScope): Promise<number> {
+    return (await this.actions.stats(scope)).byAction[type]?.[ActionStatus.Failed] ?? 0;
   }
 }
 

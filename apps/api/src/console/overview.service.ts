@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActivityRepository, EVERY_TENANT } from '@app/database';
+import { ActivityRepository, TenantScope } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionsService } from '../actions/actions.service';
 import { LastHourActivity } from './last-hour-activity';
@@ -9,7 +9,10 @@ import { OverviewData } from './views/overview.view';
 /** How many of the most overdue actions the overview names. */
 const OVERDUE_SHOWN = 10;
 
-/** The overview's figures: the same counts as the API's stats, overdue actions, and the last hour from the history. */
+/**
+ * The overview's figures: the same counts as the API's stats, of every tenant or of one, overdue
+ * actions, and the last hour from the history (those two always of every tenant).
+ */
 @Injectable()
 export class OverviewService {
   constructor(
@@ -20,11 +23,11 @@ export class OverviewService {
     private readonly config: PunctualConfig,
   ) {}
 
-  async overview(): Promise<OverviewData> {
+  async overview(scope: TenantScope): Promise<Omit<OverviewData, 'tenant'>> {
     const at = this.clock.now();
     const overdueAfterMs = this.config.scheduling.overdueGraceMs;
     const [stats, overdue, minutes] = await Promise.all([
-      this.actions.stats(EVERY_TENANT),
+      this.actions.stats(scope),
       this.activity.overdue(new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
       this.lastHour.at(at),
     ]);

@@ -2,11 +2,14 @@ import { ActionEntity } from '@app/database';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
 import { actionTable } from './action-table.view';
 import { SafeHtml, html, queryString } from './html';
+import { TenantFilter, tenantSelect } from './tenant-filter.view';
 
 export const DEFAULT_PAGE_SIZE = 50;
 
 /** The list's filters as the console understood them from the query string. */
 export interface ListFilters {
+  /** Only this tenant's actions; every tenant's when undefined. */
+  tenant?: string;
   status?: ActionStatus;
   action?: string;
   /** Only paused actions (true) or only those not paused (false). */
@@ -25,11 +28,14 @@ export interface ActionListData {
   nextCursor: string | null;
   /** Types to offer in the filter: the registered ones, and the one filtered by. */
   types: string[];
+  /** The tenants to offer in the filter. */
+  tenant: TenantFilter;
 }
 
 /** The query string of these filters (without the cursor unless given): for the next page and for links. */
 export function listQuery(filters: ListFilters, cursor?: string): string {
   return queryString({
+    tenant: filters.tenant,
     status: filters.status,
     action: filters.action,
     paused: filters.paused === undefined ? undefined : filters.paused ? 'yes' : 'no',
@@ -50,13 +56,14 @@ export function localTimeField(name: string, label: string, value: Date | undefi
   </div>`;
 }
 
-function filterForm(filters: ListFilters, types: string[]): SafeHtml {
+function filterForm(filters: ListFilters, types: string[], tenant: TenantFilter): SafeHtml {
   const option = (value: string, label: string, selected: boolean) => html`<option value="${value}" ${selected ? html` selected` : ''}>${label}</option>`;
   return html`<form class="filters" method="get" action="/admin/actions" data-local-times>
     <div class="field field-wide">
       <label for="id">Find by id</label>
       <input type="search" id="id" name="id" placeholder="paste an action id" autocomplete="off" spellcheck="false" />
     </div>
+    ${tenantSelect(tenant)}
     <div class="field">
       <label for="status">Status</label>
       <select id="status" name="status">
@@ -93,7 +100,7 @@ export function actionListView(data: ActionListData): SafeHtml {
     : html``;
   const first = data.filters.cursor ? html`<a href="/admin/actions${listQuery(data.filters)}">First page</a>` : html``;
   return html`<h1>Actions</h1>
-    ${filterForm(data.filters, data.types)}
+    ${filterForm(data.filters, data.types, data.tenant)}
     <p class="muted">Ordered by execution time, ${data.filters.newestFirst ? 'latest' : 'earliest'} first.</p>
     ${actionTable(data.items, 'No action matches these filters.')}
     <nav class="pager" aria-label="Pages">${first} ${more}</nav>`;

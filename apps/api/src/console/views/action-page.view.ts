@@ -3,7 +3,7 @@ import { ActionStatus, TERMINAL_STATUSES } from '@app/domain';
 import { localTimeField } from './action-list.view';
 import { csrfField, duration, fact, jsonBlock, statusBadge, timeTag } from './fragments';
 import { MAX_SKIP_COUNT } from '../../actions/dto/skip-occurrences.dto';
-import { calendarAnchor } from './calendars.view';
+import { calendarHref } from './calendars.view';
 import { SafeHtml, html, segment } from './html';
 
 export interface ActionPageData {
@@ -36,6 +36,10 @@ function facts(a: ActionEntity): SafeHtml {
         <dd>${statusBadge(a.status)}</dd>
       </div>
       <div>
+        <dt>Tenant</dt>
+        <dd><a href="/admin/actions?tenant=${segment(a.tenantId)}">${a.tenantId}</a></dd>
+      </div>
+      <div>
         <dt>Type</dt>
         <dd><a href="/admin/actions?action=${segment(a.action)}">${a.action}</a></dd>
       </div>
@@ -56,7 +60,7 @@ function facts(a: ActionEntity): SafeHtml {
       ${fact('Paused', a.pausedFrom === null ? 'no' : html`yes <span class="muted">(from occurrence ${a.pausedFrom})</span>`)}
       ${fact('Cancellation requested', timeTag(a.cancelRequestedAt))} ${fact('Jitter', a.jitterMs === null ? 'none' : `up to ${duration(a.jitterMs)}`)}
       ${fact('DST policy', a.dstPolicy === null ? html`<span class="muted">—</span>` : `gap: ${a.dstPolicy.gap}, overlap: ${a.dstPolicy.overlap}`)}
-      ${a.calendar === null ? '' : fact('Calendar', html`<a href="/admin/calendars#${calendarAnchor(a.calendar)}">${a.calendar}</a>`)}
+      ${a.calendar === null ? '' : fact('Calendar', html`<a href="${calendarHref(a.tenantId, a.calendar)}">${a.calendar}</a>`)}
       <div>
         <dt>Failed attempts of this occurrence</dt>
         <dd>${a.retryCount}</dd>

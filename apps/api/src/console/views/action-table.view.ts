@@ -11,7 +11,7 @@ function summary(text: string | null): string {
 
 /**
  * Actions as table rows, each linking to its page; the shared body of every list in the console.
- * Ids show their first 8 characters (the full id is the link's title and its page's address).
+ * Each names its tenant. Ids show their first 8 characters (the full id is the link's title and its page's address).
  */
 export function actionTable(items: ActionEntity[], emptyText: string): SafeHtml {
   if (items.length === 0) return html`<p class="muted">${emptyText}</p>`;
@@ -21,6 +21,7 @@ export function actionTable(items: ActionEntity[], emptyText: string): SafeHtml 
         <td>
           <a href="/admin/actions/${segment(a.id)}" title="${a.id}" aria-label="Action ${a.id}"><code>${a.id.slice(0, 8)}</code></a>
         </td>
+        <td class="tenant">${a.tenantId}</td>
         <td>${a.action}</td>
         <td>${statusBadge(a.status)}</td>
         <td class="time">${timeTag(a.executionTime)}</td>
@@ -30,5 +31,5 @@ export function actionTable(items: ActionEntity[], emptyText: string): SafeHtml 
       </tr>`,
   );
   const wide = (label: string) => ({ label, wideOnly: true }) as const;
-  return dataTable(['Id', 'Type', 'Status', 'Execution time', wide('Occurrence'), wide('Failed attempts'), wide('Last error')], rows, 'actions');
+  return dataTable(['Id', 'Tenant', 'Type', 'Status', 'Execution time', wide('Occurrence'), wide('Failed attempts'), wide('Last error')], rows, 'actions');
 }

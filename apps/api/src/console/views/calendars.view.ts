@@ -2,19 +2,32 @@ import { CalendarRecord } from '@app/database';
 import { CALENDAR_NAME_RULE } from '../../actions/dto/calendar-name';
 import { count, csrfField, dataTable, fact, timeTag } from './fragments';
 import { SafeHtml, html, segment } from './html';
+import { TenantFilter, tenantFilterForm } from './tenant-filter.view';
 
 /** What the form shows: empty, or what was sent when it was refused, so it can be corrected. */
 export interface CalendarForm {
+  tenant: string;
   name: string;
   description: string;
   dates: string;
 }
 
-export const EMPTY_CALENDAR_FORM: CalendarForm = { name: '', description: '', dates: '' };
+/** An empty form, for a calendar of `tenant`. */
+export function emptyCalendarForm(tenant: string): CalendarForm {
+  return { tenant, name: '', description: '', dates: '' };
+}
 
-/** The element id of a calendar's section, for links from an action's page; no other id on the page starts with `calendar-`. */
-export function calendarAnchor(name: string): string {
-  return `calendar-${name}`;
+/**
+ * The element id of a calendar's section, for links from an action's page; no other id on the
+ * page starts with `calendar-`. A tenant's id has no `.`, so no two calendars share one.
+ */
+export function calendarAnchor(tenant: string, name: string): string {
+  return `calendar-${tenant}.${name}`;
+}
+
+/** The calendars page of the calendar's tenant, at the calendar. */
+export function calendarHref(tenant: string, name: string): string {
+  return `/admin/calendars?tenant=${segment(tenant)}#${calendarAnchor(tenant, name)}`;
 }
 
 // Fixed names, so a date reads the same whatever the server's locale.
@@ -53,27 +66,43 @@ function datesTable(dates: readonly string[]): SafeHtml {
 }
 
 function calendarSection(c: CalendarRecord, csrfToken: string): SafeHtml {
-  return html`<section class="calendar" id="${calendarAnchor(c.name)}" data-calendar="${c.name}" aria-label="Calendar ${c.name}">
+  return html`<section
+    class="calendar"
+    id="${calendarAnchor(c.tenantId, c.name)}"
+    data-calendar="${c.name}"
+    data-tenant="${c.tenantId}"
+    aria-label="Calendar ${c.name} of ${c.tenantId}"
+  >
     <h2><code>${c.name}</code></h2>
     ${c.description ? html`<p>${c.description}</p>` : ''}
-    <dl class="facts">${fact('Dates', count(c.dates.length))} ${fact('Updated', timeTag(c.updatedAt))}</dl>
+    <dl class="facts">
+      ${fact('Tenant', html`<a href="/admin/calendars?tenant=${segment(c.tenantId)}">${c.tenantId}</a>`)} ${fact('Dates', count(c.dates.length))}
+      ${fact('Updated', timeTag(c.updatedAt))}
+    </dl>
     ${datesTable(c.dates)}
     <form
       method="post"
-      action="/admin/calendars/${segment(c.name)}/delete"
-      data-confirm="Delete calendar ${c.name}? It is refused while an action names it."
+      action="/admin/calendars/${segment(c.tenantId)}/${segment(c.name)}/delete"
+      data-confirm="Delete calendar ${c.name} of tenant ${c.tenantId}? It is refused while an action of that tenant names it."
     >
       ${csrfField(csrfToken)}
-      <p><button type="submit" class="danger" aria-label="Delete ${c.name}">Delete</button></p>
+      <p><button type="submit" class="danger" aria-label="Delete ${c.name} of ${c.tenantId}">Delete</button></p>
     </form>
   </section>`;
 }
 
-function putForm(form: CalendarForm, csrfToken: string): SafeHtml {
+function putForm(form: CalendarForm, tenants: string[], csrfToken: string): SafeHtml {
+  const tenantOption = (t: string) => html`<option value="${t}" ${t === form.tenant ? html` selected` : ''}>${t}</option>`;
   return html`<section aria-labelledby="put-calendar">
     <h2 id="put-calendar">Create or replace a calendar</h2>
     <form method="post" action="/admin/calendars" class="filters">
       ${csrfField(csrfToken)}
+      <div class="field">
+        <label for="put-calendar-tenant">Tenant</label>
+        <select id="put-calendar-tenant" name="tenant">
+          ${tenants.map(tenantOption)}
+        </select>
+      </div>
       <div class="field">
         <label for="put-calendar-name">Name</label>
         <input
@@ -96,19 +125,21 @@ function putForm(form: CalendarForm, csrfToken: string): SafeHtml {
       </div>
       <button type="submit">Save</button>
       <p class="hint">
-        Dates as YYYY-MM-DD, separated by spaces, commas or new lines. Saving an existing name replaces its dates and description; every occurrence still
-        to come follows the new dates.
+        Dates as YYYY-MM-DD, separated by spaces, commas or new lines. A calendar is its tenant's: only that tenant's actions can name it. Saving an
+        existing name of the tenant replaces its dates and description; every occurrence still to come follows the new dates.
       </p>
     </form>
   </section>`;
 }
 
-/** Every calendar with its dates, the form that creates or replaces one, and deletion of each. */
-export function calendarsView(calendars: CalendarRecord[], form: CalendarForm, csrfToken: string): SafeHtml {
+/** The calendars of every tenant or of one, each with its dates, the form that creates or replaces one, and deletion of each. */
+export function calendarsView(calendars: CalendarRecord[], form: CalendarForm, tenant: TenantFilter, csrfToken: string): SafeHtml {
   return html`<h1>Calendars</h1>
+    ${tenantFilterForm('/admin/calendars', tenant)}
     <p class="muted">
       Named sets of local dates, such as public holidays. A repeating action that names a calendar skips the occurrences that fall on its dates, in the
       action's zone. A calendar can be deleted only once no action names it.
     </p>
-    ${putForm(form, csrfToken)} ${calendars.length === 0 ? html`<p class="muted">No calendar.</p>` : calendars.map((c) => calendarSection(c, csrfToken))}`;
+    ${putForm(form, tenant.tenants, csrfToken)}
+    ${calendars.length === 0 ? html`<p class="muted">No calendar.</p>` : calendars.map((c) => calendarSection(c, csrfToken))}`;
 }

@@ -1,5 +1,6 @@
 import { Response } from 'express';
 import { SafeHtml, html } from './html';
+import { withTenant } from './tenant-filter.view';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
@@ -16,6 +17,8 @@ export interface Page {
   section?: ConsoleSection;
   body: SafeHtml;
   notice?: Notice;
+  /** The tenant the page is limited to: the navigation keeps it. */
+  tenant?: string;
 }
 
 const SECTIONS: { id: ConsoleSection; href: string; label: string }[] = [
@@ -36,7 +39,10 @@ export function noticeBox(notice: Notice | undefined): SafeHtml {
 
 /** The page around every console view: navigation, the notice, and the console's own CSS and script. */
 export function layout(page: Page): string {
-  const nav = SECTIONS.map((s) => html`<li><a href="${s.href}" ${s.id === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`);
+  // Every section keeps the tenant the page is limited to.
+  const nav = SECTIONS.map(
+    (s) => html`<li><a href="${withTenant(s.href, page.tenant)}" ${s.id === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
+  );
   return html`<!doctype html>
     <html lang="en">
       <head>

@@ -3,6 +3,7 @@ import { ALL_STATUSES } from '@app/domain';
 import { activityCharts } from './activity-chart.view';
 import { count, dataTable, duration, statusBadge, timeTag } from './fragments';
 import { SafeHtml, html, queryString, segment } from './html';
+import { TenantFilter, everyTenantNote, tenantFilterForm } from './tenant-filter.view';
 
 export interface OverviewData {
   stats: ActionStats;
@@ -10,13 +11,12 @@ export interface OverviewData {
   overdueAfterMs: number;
   minutes: MinuteActivity[];
   at: Date;
+  /** The counts are of this tenant or of every tenant; the overdue actions and the last hour are always of every tenant. */
+  tenant: TenantFilter;
 }
 
-function listLink(filters: { status?: string; action?: string }): string {
-  return `/admin/actions${queryString(filters)}`;
-}
-
-function counts(stats: ActionStats): SafeHtml {
+function counts(stats: ActionStats, tenant: string | undefined): SafeHtml {
+  const listLink = (filters: { status?: string; action?: string }) => `/admin/actions${queryString({ tenant, ...filters })}`;
   const tiles = ALL_STATUSES.map(
     (status) =>
       html`<li>
@@ -38,7 +38,7 @@ function counts(stats: ActionStats): SafeHtml {
     </tr>`;
   });
   return html`<section aria-labelledby="by-status">
-      <h2 id="by-status">Actions by status <span class="muted">(${count(stats.total)} in all)</span></h2>
+      <h2 id="by-status">Actions by status <span class="muted">(${count(stats.total)} ${tenant ? `of tenant ${tenant}` : 'in all'})</span></h2>
       <ul class="tiles">
         ${tiles}
       </ul>
@@ -49,7 +49,7 @@ function counts(stats: ActionStats): SafeHtml {
     </section>`;
 }
 
-function overdueSection(overdue: OverdueActions, afterMs: number): SafeHtml {
+function overdueSection(overdue: OverdueActions, afterMs: number, tenant: TenantFilter): SafeHtml {
   const items = overdue.oldest.map(
     (a) =>
       html`<li>
@@ -58,6 +58,7 @@ function overdueSection(overdue: OverdueActions, afterMs: number): SafeHtml {
   );
   return html`<section aria-labelledby="overdue">
     <h2 id="overdue">Overdue</h2>
+    ${everyTenantNote(tenant)}
     ${
       overdue.count === 0
         ? html`<p>No PENDING action is more than ${duration(afterMs)} late.</p>`
@@ -75,12 +76,13 @@ function overdueSection(overdue: OverdueActions, afterMs: number): SafeHtml {
 /** Counts, overdue actions and the last hour; the `data-live` regions refresh themselves (console.js). */
 export function overviewView(data: OverviewData): SafeHtml {
   return html`<h1>Overview</h1>
+    ${tenantFilterForm('/admin', data.tenant)}
     <div id="live-overview" data-live>
       <p class="muted live-note">Refreshes every 10 seconds. Figures as of ${timeTag(data.at)}.</p>
-      ${counts(data.stats)} ${overdueSection(data.overdue, data.overdueAfterMs)}
+      ${counts(data.stats, data.tenant.selected)} ${overdueSection(data.overdue, data.overdueAfterMs, data.tenant)}
       <section aria-labelledby="last-hour">
         <h2 id="last-hour">Last hour</h2>
-        ${activityCharts(data.minutes)}
+        ${everyTenantNote(data.tenant)} ${activityCharts(data.minutes)}
       </section>
     </div>`;
 }

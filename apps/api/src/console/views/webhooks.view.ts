@@ -1,6 +1,7 @@
 import { DeliveryRecord, SubscriptionRecord } from '@app/database';
 import { csrfField, dataTable, fact, timeTag } from './fragments';
 import { SafeHtml, html, segment } from './html';
+import { TenantFilter, tenantFilterForm } from './tenant-filter.view';
 
 /** A subscription with its latest deliveries, newest first. */
 export interface SubscriptionDeliveries {
@@ -11,10 +12,15 @@ export interface SubscriptionDeliveries {
 /** Only a finished delivery can be sent again; a pending one is on its way already. */
 const REDELIVERABLE: readonly DeliveryRecord['status'][] = ['FAILED', 'DELIVERED'];
 
-function deliveryRow(subscriptionId: string, d: DeliveryRecord, csrfToken: string): SafeHtml {
+/** What every form of the page sends: its token, and the tenant the page is limited to, to come back to it. */
+function formFields(tenant: string | undefined, csrfToken: string): SafeHtml {
+  return html`${csrfField(csrfToken)} ${tenant ? html`<input type="hidden" name="tenant" value="${tenant}" />` : ''}`;
+}
+
+function deliveryRow(subscriptionId: string, d: DeliveryRecord, fields: SafeHtml): SafeHtml {
   const redeliver = REDELIVERABLE.includes(d.status)
     ? html`<form method="post" action="/admin/webhooks/${segment(subscriptionId)}/deliveries/${segment(d.id)}/redeliver">
-        ${csrfField(csrfToken)}
+        ${fields}
         <button type="submit" aria-label="Redeliver ${d.id}">Redeliver</button>
       </form>`
     : '';
@@ -35,32 +41,35 @@ function deliveryRow(subscriptionId: string, d: DeliveryRecord, csrfToken: strin
   </tr>`;
 }
 
-function subscriptionSection({ subscription: s, deliveries }: SubscriptionDeliveries, csrfToken: string): SafeHtml {
+function subscriptionSection({ subscription: s, deliveries }: SubscriptionDeliveries, fields: SafeHtml): SafeHtml {
   const wide = (label: string) => ({ label, wideOnly: true }) as const;
   return html`<section class="subscription" data-subscription="${s.id}" aria-labelledby="sub-${s.id}">
     <h2 id="sub-${s.id}"><code>${s.url}</code></h2>
     ${s.description ? html`<p>${s.description}</p>` : ''}
     <dl class="facts">
-      ${fact('Events', s.events.join(', '))} ${fact('Action types', s.actionTypes === null ? 'all' : s.actionTypes.join(', '))}
-      ${fact('Created', timeTag(s.createdAt))} ${fact('Id', html`<code>${s.id}</code>`)}
+      ${fact('Tenant', html`<a href="/admin/webhooks?tenant=${segment(s.tenantId)}">${s.tenantId}</a>`)} ${fact('Events', s.events.join(', '))}
+      ${fact('Action types', s.actionTypes === null ? 'all' : s.actionTypes.join(', '))} ${fact('Created', timeTag(s.createdAt))}
+      ${fact('Id', html`<code>${s.id}</code>`)}
     </dl>
     ${
       deliveries.length === 0
         ? html`<p class="muted">No delivery yet.</p>`
         : dataTable(
             ['Event', 'Status', 'Attempts', wide('Last answer'), 'Created', wide('Delivered'), 'Send again'],
-            deliveries.map((d) => deliveryRow(s.id, d, csrfToken)),
+            deliveries.map((d) => deliveryRow(s.id, d, fields)),
             'deliveries',
           )
     }
   </section>`;
 }
 
-/** Every webhook subscription with its latest deliveries, and redelivery of a finished one. */
-export function webhooksView(subscriptions: SubscriptionDeliveries[], shown: number, csrfToken: string): SafeHtml {
+/** Every webhook subscription (of every tenant, or of one) with its latest deliveries, and redelivery of a finished one. */
+export function webhooksView(subscriptions: SubscriptionDeliveries[], shown: number, tenant: TenantFilter, csrfToken: string): SafeHtml {
+  const fields = formFields(tenant.selected, csrfToken);
   return html`<h1>Webhooks</h1>
+    ${tenantFilterForm('/admin/webhooks', tenant)}
     <p class="muted">
       Subscriptions, each with its latest ${shown} deliveries, newest first. A redelivery sends the same event again, with the same webhook-id.
     </p>
-    ${subscriptions.length === 0 ? html`<p class="muted">No webhook subscription.</p>` : subscriptions.map((s) => subscriptionSection(s, csrfToken))}`;
+    ${subscriptions.length === 0 ? html`<p class="muted">No webhook subscription.</p>` : subscriptions.map((s) => subscriptionSection(s, fields))}`;
 }
