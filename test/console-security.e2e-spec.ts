@@ -59,6 +59,7 @@ describe('Operator console security', () => {
       '/admin/dead-letters/HTTP_REQUEST',
       '/admin/webhooks',
       '/admin/calendars',
+      '/admin/tenants',
       '/admin/assets/console.js',
     ]) {
       const response = await fetch(`${origin}${path}`);
@@ -173,6 +174,7 @@ describe('Operator console security', () => {
       `/admin/dead-letters/HTTP_REQUEST/retry-all`,
       '/admin/webhooks',
       '/admin/calendars',
+      '/admin/tenants',
     ]) {
       const page = await (await fetch(`${origin}${path}`, { headers: basicAuth() })).text();
       expect(page).not.toContain(ADMIN_CREDENTIALS.password);

@@ -1,19 +1,25 @@
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { SignedHttp } from '@punctual/client';
-import { OTHER_TENANT_KEY, TestHttp } from '@app/testing';
+import { PunctualConfig } from '@app/config';
+import { OTHER_TENANT_KEY, TestHttp, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { restActions } from './support/console-actions';
 import { basicAuth, consoleContext, launchChromium } from './support/console-browser';
 import { emptyTables, httpRequestExample, notificationExample } from './support/fixtures';
 import { subscribe } from './support/webhooks';
 
+/** How soon every API process must refuse a revoked key (contract §13). */
+const REVOCATION_DEADLINE_MS = 5_000;
+
 /** Tenants outlive a spec's cleaning of the tables: each run names its own. */
 const run = Math.random().toString(36).slice(2, 8);
 const OTHER_TENANT = 'team-b';
 
 /**
- * Operators see everything (contract §13): every console page can be limited to one tenant, and
- * each action names its tenant.
+ * Operators see everything (contract §13): every console page can be limited to one tenant, each
+ * action names its tenant, and the tenants page shows each tenant's quota use, limits and keys, and
+ * creates tenants, changes limits, makes keys (the secret shown once) and revokes them, through the
+ * same service and validation as the admin API.
  */
 describe('Operator console tenants (in Chromium)', () => {
   let api: ApiTestApp;
@@ -21,10 +27,14 @@ describe('Operator console tenants (in Chromium)', () => {
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
+  /** The deployment's limits, which a tenant without its own follows, as the page writes numbers. */
+  let defaults: { maxActiveActions: string; createRate: string };
 
   beforeAll(async () => {
     [api, browser] = await Promise.all([startCleanApiApp(), launchChromium()]);
     other = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...OTHER_TENANT_KEY });
+    const { maxActiveActions, createRate } = api.app.get(PunctualConfig).tenantDefaults;
+    defaults = { maxActiveActions: maxActiveActions.toLocaleString('en-US'), createRate: createRate.toLocaleString('en-US') };
   });
   afterAll(async () => {
     await browser?.close();
@@ -38,7 +48,20 @@ describe('Operator console tenants (in Chromium)', () => {
   });
   afterEach(() => context.close());
 
+  /** A call to the admin API, as operators' scripts make it. */
+  async function adminApi(method: string, path: string, body?: unknown) {
+    const response = await fetch(`${api.client.baseUrl}/admin/api${path}`, {
+      method,
+      headers: { ...basicAuth(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  }
+
   const shownActions = async () => (await page.locator('table.actions tbody a').evaluateAll((links) => links.map((a) => a.getAttribute('title')))).sort();
+  const tenantSection = (id: string) => page.locator(`section.tenant[data-tenant="${id}"]`);
+  const limitRow = (id: string, limit: string) => tenantSection(id).locator(`tr[data-limit="${limit}"]`);
   const tile = (status: string) =>
     page
       .locator('.tiles li', { has: page.locator(`[data-status="${status}"]`) })
@@ -214,5 +237,231 @@ describe('Operator console tenants (in Chromium)', () => {
     await expect(page.getByRole('status').textContent()).resolves.toContain('Deleted calendar office of tenant team-b.');
     expect((await other.get('/calendars/office')).status).toBe(404);
     expect((await api.client.get('/calendars/office')).status).toBe(200);
+  });
+
+  it('lists every tenant with its keys of API_KEYS and its active actions against its quota', async () => {
+    await restActions(api.client).create(notificationExample());
+    await restActions(api.client).create(httpRequestExample());
+    const done = await restActions(api.client).create(httpRequestExample());
+    await api.db.query(`UPDATE actions SET status = 'COMPLETED', finished_at = now() WHERE id = $1`, [done]);
+    await restActions(other).create(notificationExample());
+
+    await page.goto('/admin');
+    await page.getByRole('link', { name: 'Tenants' }).click();
+    await page.waitForURL('**/admin/tenants');
+    const listed = await page.locator('section.tenant').evaluateAll((sections) => sections.map((s) => s.getAttribute('data-tenant')));
+    expect(listed).toEqual(expect.arrayContaining(['default', OTHER_TENANT]));
+    expect(listed).toEqual([...listed].sort());
+
+    const keysOf = (id: string) =>
+      tenantSection(id)
+        .locator('tr[data-key]')
+        .evaluateAll((rows) => rows.map((r) => `${r.getAttribute('data-key')}:${r.getAttribute('data-source')}`));
+    await expect(keysOf('default')).resolves.toEqual(['test-key:environment', 'rotated-key:environment']);
+    await expect(keysOf(OTHER_TENANT)).resolves.toEqual(['other-tenant-key:environment']);
+    // A key of API_KEYS is retired in the environment, not here.
+    await expect(
+      tenantSection('default')
+        .getByRole('button', { name: /Revoke/ })
+        .count(),
+    ).resolves.toBe(0);
+
+    // The COMPLETED action is not active; the quota is the deployment's default.
+    await expect(tenantSection('default').locator('[data-quota]').textContent()).resolves.toBe(`2 of ${defaults.maxActiveActions}`);
+    await expect(tenantSection(OTHER_TENANT).locator('[data-quota]').textContent()).resolves.toBe(`1 of ${defaults.maxActiveActions}`);
+    await expect(limitRow('default', 'maxActiveActions').getAttribute('data-set-by')).resolves.toBe('default');
+    await expect(limitRow('default', 'createRate').locator('[data-value]').textContent()).resolves.toBe(defaults.createRate);
+    await expect(page.locator('main').textContent()).resolves.not.toContain(OTHER_TENANT_KEY.secret);
+  });
+
+  it('creates a tenant with its limits, changes one, and refuses a bad id, a taken id and a bad limit, changing nothing', async () => {
+    const id = `console-${run}`;
+    await page.goto('/admin/tenants');
+    const create = page.locator('form[action="/admin/tenants"]');
+    await create.getByLabel('Id').fill(id);
+    await create.getByLabel('Active actions').fill('500');
+    await create.getByRole('button', { name: 'Create tenant' }).click();
+    await page.waitForURL(`**/admin/tenants?created=${id}#tenant-${id}`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Created tenant ${id}.`);
+    await expect(tenantSection(id).locator('[data-quota]').textContent()).resolves.toBe('0 of 500');
+    await expect(limitRow(id, 'maxActiveActions').getAttribute('data-set-by')).resolves.toBe('own');
+    await expect(limitRow(id, 'createRate').getAttribute('data-set-by')).resolves.toBe('default');
+    await expect(tenantSection(id).locator('tr[data-key]').count()).resolves.toBe(0);
+    expect((await adminApi('GET', `/tenants/${id}`)).body.limits).toEqual({ maxActiveActions: 500, createRate: null, maxConcurrency: null });
+
+    // Emptying a field sets the default back; a filled one is the tenant's own.
+    const limits = tenantSection(id).locator(`form[action="/admin/tenants/${id}/limits"]`);
+    await expect(limits.getByLabel('Active actions').inputValue()).resolves.toBe('500');
+    await limits.getByLabel('Active actions').fill('');
+    await limits.getByLabel('Create rate').fill('20');
+    await limits.getByRole('button', { name: `Save the limits of ${id}` }).click();
+    await page.waitForURL(`**/admin/tenants?changed=${id}#tenant-${id}`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Saved the limits of tenant ${id}`);
+    await expect(limitRow(id, 'maxActiveActions').getAttribute('data-set-by')).resolves.toBe('default');
+    await expect(limitRow(id, 'maxActiveActions').locator('[data-value]').textContent()).resolves.toBe(defaults.maxActiveActions);
+    await expect(limitRow(id, 'createRate').locator('[data-value]').textContent()).resolves.toBe('20');
+    await expect(limitRow(id, 'createRate').getAttribute('data-set-by')).resolves.toBe('own');
+    const stored = await adminApi('GET', `/tenants/${id}`);
+    expect(stored.body.limits).toEqual({ maxActiveActions: null, createRate: 20, maxConcurrency: null });
+
+    // The fields' own bounds stop the browser; the admin API's validation refuses what gets past them.
+    await limits.getByLabel('Create rate').evaluate((input: HTMLInputElement) => input.removeAttribute('min'));
+    await limits.getByLabel('Create rate').fill('0');
+    const refusedLimit = posted(`/admin/tenants/${id}/limits`);
+    await limits.getByRole('button', { name: `Save the limits of ${id}` }).click();
+    expect((await refusedLimit).status()).toBe(400);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('limits.createRate must not be less than 1');
+    await expect(limits.getByLabel('Create rate').inputValue()).resolves.toBe('0');
+    expect(await adminApi('GET', `/tenants/${id}`)).toEqual(stored);
+
+    const tenantsBefore = (await adminApi('GET', '/tenants')).body;
+    await create.getByLabel('Id').evaluate((input: HTMLInputElement) => input.removeAttribute('pattern'));
+    await create.getByLabel('Id').fill(`Bad_${run}`);
+    const refusedId = posted('/admin/tenants');
+    await create.getByRole('button', { name: 'Create tenant' }).click();
+    expect((await refusedId).status()).toBe(400);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('id must be 1–64 characters of a–z, 0–9 and -');
+    await expect(create.getByLabel('Id').inputValue()).resolves.toBe(`Bad_${run}`);
+
+    await create.getByLabel('Id').fill(id);
+    await create.getByLabel('Active actions').fill('7');
+    const taken = posted('/admin/tenants');
+    await create.getByRole('button', { name: 'Create tenant' }).click();
+    expect((await taken).status()).toBe(409);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain(`Tenant ${id} exists already`);
+    expect((await adminApi('GET', '/tenants')).body).toEqual(tenantsBefore);
+  });
+
+  it('makes a key whose secret is shown once and signs requests; revoked, it is refused within 5 s', async () => {
+    const id = `keys-${run}`;
+    expect((await adminApi('POST', '/tenants', { id })).status).toBe(201);
+    await page.goto('/admin/tenants');
+
+    const made = posted(`/admin/tenants/${id}/keys`);
+    await tenantSection(id)
+      .getByRole('button', { name: `Make a key for ${id}` })
+      .click();
+    expect((await made).status()).toBe(201);
+    const box = page.locator('[data-new-key]');
+    await expect(box.textContent()).resolves.toContain('shown only now');
+    const keyId = (await box.locator('[data-key-id]').textContent())!;
+    const secret = (await box.locator('[data-secret]').textContent())!;
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    // Never in a URL: the page is the POST's own answer.
+    expect(page.url()).toBe(`${api.client.baseUrl}/admin/tenants/${id}/keys`);
+    expect(page.url()).not.toContain(secret);
+    await expect(tenantSection(id).locator(`tr[data-key="${keyId}"]`).getAttribute('data-source')).resolves.toBe('admin');
+
+    const signed = new SignedHttp<any>({ baseUrl: api.client.baseUrl, keyId, secret });
+    const created = await signed.post('/actions', httpRequestExample());
+    expect(created.status).toBe(201);
+    const [row] = await api.db.query(`SELECT tenant_id FROM actions WHERE id = $1`, [created.body.id]);
+    expect(row.tenant_id).toBe(id);
+    expect((await api.client.get(`/actions/${created.body.id}`)).status).toBe(404);
+
+    // Shown once: the page drawn again lists the key, not its secret.
+    await page.goto('/admin/tenants');
+    await expect(page.locator('[data-new-key]').count()).resolves.toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    await expect(tenantSection(id).locator('[data-quota]').textContent()).resolves.toBe(`1 of ${defaults.maxActiveActions}`);
+
+    const revoked = posted(`/admin/tenants/${id}/keys/${keyId}/revoke`);
+    const asked = await clickConfirmed(tenantSection(id).getByRole('button', { name: `Revoke ${keyId}` }));
+    expect(asked).toContain(`Revoke key ${keyId} of tenant ${id}?`);
+    expect((await revoked).status()).toBe(303);
+    const revokedAt = Date.now();
+    await page.waitForURL(`**/admin/tenants?revoked=${keyId}#tenant-${id}`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Revoked key ${keyId}`);
+    await expect(tenantSection(id).locator('tr[data-key]').count()).resolves.toBe(0);
+    await waitUntil(
+      'requests signed with the revoked key to be refused',
+      async () => (await signed.get('/actions')).status === 401,
+      REVOCATION_DEADLINE_MS,
+    );
+    expect(Date.now() - revokedAt).toBeLessThan(REVOCATION_DEADLINE_MS);
+  });
+
+  it('shows the admin API’s refusals of keys with their status: unknown key 404, a key of API_KEYS 409, an unknown tenant 404', async () => {
+    const visit = await fetch(`${api.client.baseUrl}/admin/tenants`, { headers: basicAuth() });
+    const cookie = visit.headers.get('set-cookie')!.split(';')[0];
+    const token = /name="_csrf" value="([^"]+)"/.exec(await visit.text())![1];
+    const before = (await adminApi('GET', '/tenants')).body;
+    for (const [path, status, reason] of [
+      [`/admin/tenants/${OTHER_TENANT}/keys/key_0000/revoke`, 404, `Tenant ${OTHER_TENANT} has no API key key_0000 to revoke`],
+      [`/admin/tenants/${OTHER_TENANT}/keys/${OTHER_TENANT_KEY.keyId}/revoke`, 409, 'is configured in API_KEYS'],
+      [`/admin/tenants/nobody-${run}/keys`, 404, `Tenant nobody-${run} not found`],
+      [`/admin/tenants/nobody-${run}/limits`, 404, `Tenant nobody-${run} not found`],
+      ['/admin/tenants/Not_A_Tenant/keys', 400, 'id must be a tenant&#39;s id: 1–64 characters of a–z, 0–9 and -'],
+    ] as const) {
+      const response = await fetch(`${api.client.baseUrl}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...basicAuth(), cookie, origin: api.client.baseUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: token, maxActiveActions: '5' }).toString(),
+      });
+      expect({ path, status: response.status }).toEqual({ path, status });
+      expect(await response.text()).toContain(reason);
+    }
+    expect((await adminApi('GET', '/tenants')).body).toEqual(before);
+  });
+
+  it('refuses a forged POST without the CSRF token, and changes nothing', async () => {
+    const id = `csrf-${run}`;
+    expect((await adminApi('POST', '/tenants', { id })).status).toBe(201);
+    const key = (await adminApi('POST', `/tenants/${id}/keys`, {})).body;
+    const before = (await adminApi('GET', '/tenants')).body;
+    const origin = api.client.baseUrl;
+    const visit = await fetch(`${origin}/admin/tenants`, { headers: basicAuth() });
+    const cookie = visit.headers.get('set-cookie')!.split(';')[0];
+
+    for (const [path, body] of [
+      ['/admin/tenants', `id=forged-${run}`],
+      [`/admin/tenants/${id}/limits`, 'maxActiveActions=1'],
+      [`/admin/tenants/${id}/keys`, ''],
+      [`/admin/tenants/${id}/keys/${key.keyId}/revoke`, ''],
+    ]) {
+      const response = await fetch(`${origin}${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...basicAuth(), cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+      });
+      expect({ path, status: response.status }).toEqual({ path, status: 403 });
+      expect(await response.text()).not.toMatch(/data-secret/);
+    }
+    expect((await adminApi('GET', '/tenants')).body).toEqual(before);
+    expect((await adminApi('GET', `/tenants/forged-${run}`)).status).toBe(404);
+    const signed = new SignedHttp<any>({ baseUrl: origin, keyId: key.keyId, secret: key.secret });
+    expect((await signed.get('/actions')).status).toBe(200);
+  });
+
+  it('asks for the admin credentials, and is readable on a 390 px wide screen with every control labelled', async () => {
+    // The longest id there can be, with a key of its own.
+    const id = `${'w'.repeat(57)}-${run}`;
+    expect((await adminApi('POST', '/tenants', { id, limits: { maxActiveActions: 1_000_000_000 } })).status).toBe(201);
+    expect((await adminApi('POST', `/tenants/${id}/keys`, {})).status).toBe(201);
+    const unauthenticated = await fetch(`${api.client.baseUrl}/admin/tenants`);
+    expect(unauthenticated.status).toBe(401);
+    await expect(unauthenticated.text()).resolves.not.toContain(id);
+
+    await context.close();
+    context = await consoleContext(browser, api.client.baseUrl, { width: 390 });
+    page = await context.newPage();
+    await page.goto('/admin/tenants');
+    await tenantSection(id)
+      .getByRole('button', { name: `Make a key for ${id}` })
+      .click();
+    await page.locator('[data-new-key]').waitFor();
+    for (const path of [null, '/admin/calendars', `/admin/actions?tenant=${id}`]) {
+      if (path) await page.goto(path);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      expect({ path, fits: width <= 390 }).toEqual({ path, fits: true });
+      const unlabelled = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLInputElement>('input:not([type="hidden"]), select, textarea')]
+          .filter((control) => control.labels?.length === 0 && !control.getAttribute('aria-label'))
+          .map((control) => control.name),
+      );
+      expect(unlabelled).toEqual([]);
+    }
   });
 });

@@ -15,6 +15,7 @@ import { LastHourActivity } from './last-hour-activity';
 import { OverviewController } from './overview.controller';
 import { OverviewService } from './overview.service';
 import { ConsoleTenants } from './tenant-filter';
+import { TenantPagesController } from './tenant-pages.controller';
 import { WebhookPagesController } from './webhook-pages.controller';
 import { consoleHeaders } from './security/console-headers.middleware';
 import { ConsoleSessionMiddleware } from './security/console-session.middleware';
@@ -27,14 +28,15 @@ const CONTROLLERS = [
   DeadLettersController,
   WebhookPagesController,
   CalendarPagesController,
+  TenantPagesController,
   ConsoleAssetsController,
 ];
 
 /**
- * The operator console at /admin: server-rendered pages over the same services as the REST API,
- * behind the admin basic auth and its limit on failed logins, with CSRF protection on every
- * change. Operators see every tenant; each page can be limited to one. Bull Board keeps
- * /admin/queues; no console route lives under it.
+ * The operator console at /admin: server-rendered pages over the same services as the REST API
+ * and the admin API, behind the admin basic auth and its limit on failed logins, with CSRF
+ * protection on every change. Operators see every tenant; each page can be limited to one.
+ * Bull Board keeps /admin/queues; no console route lives under it.
  */
 @Module({
   imports: [AdminAuthModule, AdminApiModule, ActionsModule, WebhooksModule, CalendarsModule],

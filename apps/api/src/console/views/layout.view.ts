@@ -4,7 +4,7 @@ import { withTenant } from './tenant-filter.view';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
-export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks' | 'calendars';
+export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks' | 'calendars' | 'tenants';
 
 /** A message about what the last operation did: done, or refused with the reason. */
 export interface Notice {
@@ -21,12 +21,14 @@ export interface Page {
   tenant?: string;
 }
 
-const SECTIONS: { id: ConsoleSection; href: string; label: string }[] = [
-  { id: 'overview', href: '/admin', label: 'Overview' },
-  { id: 'actions', href: '/admin/actions', label: 'Actions' },
-  { id: 'dead-letters', href: '/admin/dead-letters', label: 'Dead letters' },
-  { id: 'webhooks', href: '/admin/webhooks', label: 'Webhooks' },
-  { id: 'calendars', href: '/admin/calendars', label: 'Calendars' },
+/** The sections; those `byTenant` take the tenant filter along. */
+const SECTIONS: { id: ConsoleSection; href: string; label: string; byTenant: boolean }[] = [
+  { id: 'overview', href: '/admin', label: 'Overview', byTenant: true },
+  { id: 'actions', href: '/admin/actions', label: 'Actions', byTenant: true },
+  { id: 'dead-letters', href: '/admin/dead-letters', label: 'Dead letters', byTenant: true },
+  { id: 'webhooks', href: '/admin/webhooks', label: 'Webhooks', byTenant: true },
+  { id: 'calendars', href: '/admin/calendars', label: 'Calendars', byTenant: true },
+  { id: 'tenants', href: '/admin/tenants', label: 'Tenants', byTenant: false },
 ];
 
 export function noticeBox(notice: Notice | undefined): SafeHtml {
@@ -39,10 +41,10 @@ export function noticeBox(notice: Notice | undefined): SafeHtml {
 
 /** The page around every console view: navigation, the notice, and the console's own CSS and script. */
 export function layout(page: Page): string {
-  // Every section keeps the tenant the page is limited to.
-  const nav = SECTIONS.map(
-    (s) => html`<li><a href="${withTenant(s.href, page.tenant)}" ${s.id === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`,
-  );
+  const nav = SECTIONS.map((s) => {
+    const href = s.byTenant ? withTenant(s.href, page.tenant) : s.href;
+    return html`<li><a href="${href}" ${s.id === page.section ? html` aria-current="page"` : ''}>${s.label}</a></li>`;
+  });
   return html`<!doctype html>
     <html lang="en">
       <head>
