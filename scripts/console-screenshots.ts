@@ -2,9 +2,10 @@
  * Takes the README's console screenshots (docs/images/console-*.png) on realistic data: it runs
  * the API and a worker on a database of its own, schedules a steady trickle of actions for a few
  * minutes (notifications, webhooks to a partner that answers, and to one that is down, each also
- * subscribed to lifecycle events), then photographs the overview, a FAILED action's page, a
- * paused action's page with its controls, the webhooks page, and the calendars page (public
- * holidays that a daily reminder skips) in Chromium.
+ * subscribed to lifecycle events) for two teams, each with its own tenant, then photographs the
+ * overview, a FAILED action's page, a paused action's page with its controls, the webhooks page,
+ * the calendars page (public holidays that a daily reminder skips) and the tenants page (each
+ * team's quota use, limits and keys) in Chromium.
  *
  *   node -r ts-node/register/transpile-only -r tsconfig-paths/register scripts/console-screenshots.ts [minutes]
  *
@@ -14,15 +15,18 @@
 import '../test/test-env';
 import { join } from 'node:path';
 import { migrate } from '@app/database';
+import { SignedHttp } from '@punctual/client';
 import { HttpReceiver, TestHttp, waitUntil } from '@app/testing';
 import { startCleanApiApp } from '../test/support/api-test-app';
-import { consoleContext, launchChromium } from '../test/support/console-browser';
+import { basicAuth, consoleContext, launchChromium } from '../test/support/console-browser';
 import { startWorker } from '../test/support/worker-test-app';
 
 const database = new URL(process.env.DATABASE_URL!);
 database.pathname = '/punctual_screenshots';
 process.env.DATABASE_URL = database.toString();
 process.env.QUEUE_PREFIX = 'punctual-screenshots';
+// The pages show the deployment's default limits, not the specs' raised ones.
+delete process.env.TENANT_CREATE_RATE;
 
 const minutes = Number(process.argv[2] ?? 12);
 const images = join(__dirname, '..', 'docs', 'images');
@@ -52,6 +56,25 @@ async function holidayCalendars(client: TestHttp): Promise<void> {
   });
 }
 
+/** A second team's tenant, made through the admin API with limits of its own, and a client signing with its first key. */
+async function paymentsTeam(baseUrl: string): Promise<TestHttp> {
+  const admin = async (method: string, path: string, body: object, ok: number[]) => {
+    const response = await fetch(`${baseUrl}/admin/api${path}`, {
+      method,
+      headers: { ...basicAuth(), 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!ok.includes(response.status)) throw new Error(`${method} /admin/api${path} answered ${response.status}: ${await response.text()}`);
+    return (await response.json()) as { keyId: string; secret: string };
+  };
+  const limits = { maxActiveActions: 5000, createRate: 50 };
+  // Tenants outlive the emptying of the tables: one made by an earlier run gets its limits again.
+  await admin('POST', '/tenants', { id: 'payments', limits }, [201, 409]);
+  await admin('PATCH', '/tenants/payments', { limits }, [200]);
+  const key = await admin('POST', '/tenants/payments/keys', {}, [201]);
+  return new SignedHttp<any>({ baseUrl, keyId: key.keyId, secret: key.secret });
+}
+
 async function main(): Promise<void> {
   await migrate(process.env.DATABASE_URL!);
   const [api, partner, billing, browser] = await Promise.all([
@@ -64,6 +87,7 @@ async function main(): Promise<void> {
   // The billing partner is down for the whole run: its webhooks exhaust their retries and end FAILED.
   billing.failNext(1_000_000, 503, '<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>');
   try {
+    const payments = await paymentsTeam(api.client.baseUrl);
     await api.client.post('/webhooks', { url: partner.url('/events'), events: ['action.succeeded', 'action.paused'], description: 'Order sync' });
     await api.client.post('/webhooks', { url: billing.url('/events'), events: ['action.failed'], description: 'Billing alerts' });
     const until = Date.now() + minutes * 60_000;
@@ -97,14 +121,17 @@ async function main(): Promise<void> {
               },
               metadata: { customer, source: 'checkout' },
             };
-      await api.client.post('/actions', body);
+      // The payments team sends its settlements itself; the default tenant everything else.
+      const isSettlement = body.action === 'HTTP_REQUEST' && Math.random() < 0.4;
+      await (isSettlement ? payments : api.client).post('/actions', body);
       created += 1;
       await sleep(200 + Math.random() * 400);
     }
     // Some work scheduled for later, so the counts show what is waiting too.
     const later: string[] = [];
     for (let i = 0; i < 40; i += 1) {
-      const response = await api.client.post<{ id: string }>('/actions', {
+      // A quarter of them the payments team's: its quota use shows what waits.
+      const response = await (i % 4 === 3 ? payments : api.client).post<{ id: string }>('/actions', {
         action: 'SEND_NOTIFICATION',
         executionTime: Date.now() + (i + 1) * 3_600_000,
         data: {
@@ -141,8 +168,10 @@ async function main(): Promise<void> {
     await page.screenshot({ path: join(images, 'console-webhooks.png'), fullPage: true });
     await page.goto('/admin/calendars');
     await page.screenshot({ path: join(images, 'console-calendars.png'), fullPage: true });
+    await page.goto('/admin/tenants');
+    await page.screenshot({ path: join(images, 'console-tenants.png'), fullPage: true });
     await context.close();
-    process.stdout.write(`Created ${created} actions; wrote the console's five screenshots to ${images}\n`);
+    process.stdout.write(`Created ${created} actions; wrote the console's six screenshots to ${images}\n`);
   } finally {
     await browser.close();
     await worker.close();
