@@ -61,6 +61,15 @@ describe("Quotas: a tenant's creates fit its rate and its active actions, or sto
     expect((await api.client.post('/actions', httpRequestExample())).status).toBe(201);
   });
 
+  it('admits exactly the burst of concurrent single creates, whether counted together or one by one', async () => {
+    const tenant = await tenantWith('burst', { createRate: 2 });
+    const client = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...tenant.key });
+    const answers = await Promise.all(Array.from({ length: 30 }, () => client.post('/actions', httpRequestExample())));
+    expect(answers.filter((answer) => answer.status === 201)).toHaveLength(20);
+    expect(answers.filter((answer) => answer.status === 429)).toHaveLength(10);
+    expect(await stored(tenant.id)).toBe(20);
+  });
+
   it('answers 429 while the tenant has its most active actions, and admits creates again once one ends', async () => {
     const tenant = await tenantWith('active', { maxActiveActions: 3 });
     const client = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...tenant.key });

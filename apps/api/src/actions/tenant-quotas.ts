@@ -24,6 +24,12 @@ interface TenantUse {
   at: number;
 }
 
+/** Creates of one tenant waiting for their count, while one is on its way to Redis. */
+interface RateBatch {
+  waiting: { count: number; resolve: () => void; reject: (refusal: QuotaExceededError) => void }[];
+  running: boolean;
+}
+
 /**
  * The quotas a tenant's creates must fit (contract: active actions and create rate), checked
  * before anything is stored. Active actions come from the counts behind stats, read at most once a
@@ -38,6 +44,8 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
   private readonly read = new Map<string, TenantUse>();
+  /** Creates waiting to be counted against a tenant's rate, by rate and tenant. */
+  private readonly rateBatches = new Map<string, RateBatch>();
   private unreachable = false;
 
   constructor(
@@ -71,17 +79,62 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
     use.active += count;
   }
 
-  private async consumeRate(tenantId: string, rate: number, count: number): Promise<void> {
+  /**
+   * Counts `count` creates against the tenant's rate. Requests arriving while a count for the same
+   * tenant is on its way to Redis are counted together next, in one command: a burst of single
+   * creates costs a few round trips, not one each. When together they pass the limit, each is
+   * admitted or refused on its own, in arrival order.
+   */
+  private consumeRate(tenantId: string, rate: number, count: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const key = `${rate}\n${tenantId}`;
+      const batch = this.rateBatches.get(key) ?? { waiting: [], running: false };
+      this.rateBatches.set(key, batch);
+      batch.waiting.push({ count, resolve, reject });
+      if (!batch.running) void this.drainRate(key, batch, tenantId, rate);
+    });
+  }
+
+  private async drainRate(key: string, batch: RateBatch, tenantId: string, rate: number): Promise<void> {
+    batch.running = true;
+    while (batch.waiting.length > 0) {
+      const group = batch.waiting.splice(0);
+      const refusal = await this.consumeOnce(
+        tenantId,
+        rate,
+        group.reduce((sum, request) => sum + request.count, 0),
+      );
+      if (!refusal || group.length === 1) {
+        for (const request of group)
+          if (refusal) request.reject(refusal);
+          else request.resolve();
+        continue;
+      }
+      for (const request of group) {
+        const own = await this.consumeOnce(tenantId, rate, request.count);
+        if (own) request.reject(own);
+        else request.resolve();
+      }
+    }
+    this.rateBatches.delete(key);
+  }
+
+  /** Null when the creates fit the rate (or Redis cannot count them), else the refusal. */
+  private async consumeOnce(tenantId: string, rate: number, count: number): Promise<QuotaExceededError | null> {
     try {
       await this.limiterFor(rate).consume(tenantId, count);
       this.unreachable = false;
+      return null;
     } catch (error) {
-      if (!(error instanceof RateLimiterRes)) return this.reportUnreachable(error as Error);
+      if (!(error instanceof RateLimiterRes)) {
+        this.reportUnreachable(error as Error);
+        return null;
+      }
       // A refused create stores nothing, so it takes nothing from the rate either.
       await this.limiterFor(rate)
         .reward(tenantId, count)
         .catch(() => undefined);
-      throw new QuotaExceededError(
+      return new QuotaExceededError(
         `Tenant ${tenantId} may create ${rate} actions per second (bursts of ${rate * BURST_SECONDS}); ${count} more would pass that limit. Retry after the time given`,
         Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
       );
