@@ -173,8 +173,10 @@ export class ActionsService {
   /** The times a create body would run at, validated exactly as a create; nothing is stored or queued. */
   async preview(dto: CreateActionDto, caller: VerifiedKey, count: number): Promise<Date[]> {
     const { state } = await this.toNewAction(dto, caller, 'data');
-    await this.assertCalendarsExist(caller.tenant, [{ calendar: state.calendar, field: 'calendar' }]);
-    return upcomingOccurrences(state, count, await this.calendarDates(caller.tenant, state.calendar));
+    // One read gives the dates and tells an unknown calendar apart.
+    const dates = state.calendar === null ? undefined : await this.calendars.datesOf(caller.tenant, state.calendar);
+    if (dates === null) throw new InvalidActionDataError([unknownCalendar('calendar', state.calendar!)]);
+    return upcomingOccurrences(state, count, dates);
   }
 
   /**
