@@ -5,6 +5,8 @@ import { attemptNumber } from '@app/domain';
 export interface ActionJobData {
   actionId: string;
   revision: number;
+  /** Whose action it is, for the tenant's concurrency limit. Absent from jobs queued before tenants. */
+  tenantId?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import { PunctualConfig } from '@app/config';
 import { QueueableAction } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
+import { fairPriorities } from './fair-share';
 
 /**
  * Actions due a little beyond the horizon are queued right away too: the promoter only
@@ -46,7 +47,7 @@ export class ActionQueues {
     }
   }
 
-  /** Adds one delayed job per action, grouped by type. Throws when Redis refuses. */
+  /** Adds one delayed job per action, grouped by type, each with its fair share's priority (fair-share.ts). Throws when Redis refuses. */
   async add(actions: readonly QueueableAction[]): Promise<void> {
     const now = this.clock.now().getTime();
     const byType = new Map<string, QueueableAction[]>();
@@ -56,13 +57,19 @@ export class ActionQueues {
         const queue = this.queueFor(type);
         // A type without a queue here (a row edited by hand) goes to no queue; the overdue sweep reports it.
         if (!queue) return this.logger.warn(`No queue for action type ${type}; ${group.length} action(s) not queued`);
+        const priorities = await fairPriorities(queue, group, now);
         await queue.addBulk(
-          group.map((action) => ({
+          group.map((action, index) => ({
             name: type,
-            data: { actionId: action.id, revision: action.revision },
+            data: { actionId: action.id, revision: action.revision, tenantId: action.tenantId },
             // BullMQ runs a job at timestamp + delay. Both come from one clock reading, or a large
             // batch would run late by the time it takes to build its jobs.
-            opts: { jobId: jobIdFor(action), timestamp: now, delay: Math.max(0, action.nextAttemptAt.getTime() - now) },
+            opts: {
+              jobId: jobIdFor(action),
+              timestamp: now,
+              delay: Math.max(0, action.nextAttemptAt.getTime() - now),
+              priority: priorities[index],
+            },
           })),
         );
       }),

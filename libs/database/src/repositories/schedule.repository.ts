@@ -10,9 +10,9 @@ import { hydrate } from './hydrate';
 const PROMOTER_LOCK = 0x70756e63; // "punc"
 
 /** The columns a job needs: what ActionQueues.enqueue takes. */
-export type QueueableAction = Pick<ActionEntity, 'id' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
+export type QueueableAction = Pick<ActionEntity, 'id' | 'tenantId' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
 
-const QUEUEABLE = 'id, action, status, occurrence, retry_count, revision, next_attempt_at';
+const QUEUEABLE = 'id, tenant_id, action, status, occurrence, retry_count, revision, next_attempt_at';
 
 /** Reads for moving PENDING actions from Postgres into the queues. */
 @Injectable()
