@@ -3,6 +3,7 @@ import { KEY_REFRESH_MS } from '@app/signature';
 import { TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess } from './support/app-process';
+import { adminApi } from './support/admin-api';
 import { basicAuth } from './support/console-browser';
 import { httpRequestExample } from './support/fixtures';
 import { freePort } from './support/free-port';
@@ -32,16 +33,8 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
     await api?.close();
   });
 
-  /** A call to the admin API with the admin login and a JSON body. */
-  async function admin(method: string, path: string, body?: unknown, headers: Record<string, string> = basicAuth()) {
-    const response = await fetch(`${api.client.baseUrl}/admin/api${path}`, {
-      method,
-      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const admin = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    adminApi(api.client.baseUrl, method, path, body, headers);
 
   it('refuses every call without the admin login, and a change that is not JSON, storing nothing', async () => {
     expect((await admin('GET', '/tenants', undefined, {})).status).toBe(401);

@@ -3,6 +3,7 @@ import { SignedHttp } from '@punctual/client';
 import { PunctualConfig } from '@app/config';
 import { OTHER_TENANT_KEY, TestHttp, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { adminApi } from './support/admin-api';
 import { restActions } from './support/console-actions';
 import { basicAuth, consoleContext, launchChromium } from './support/console-browser';
 import { emptyTables, httpRequestExample, notificationExample } from './support/fixtures';
@@ -48,16 +49,7 @@ describe('Operator console tenants (in Chromium)', () => {
   });
   afterEach(() => context.close());
 
-  /** A call to the admin API, as operators' scripts make it. */
-  async function adminApi(method: string, path: string, body?: unknown) {
-    const response = await fetch(`${api.client.baseUrl}/admin/api${path}`, {
-      method,
-      headers: { ...basicAuth(), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, body: text ? JSON.parse(text) : undefined };
-  }
+  const admin = (method: string, path: string, body?: unknown) => adminApi(api.client.baseUrl, method, path, body);
 
   const shownActions = async () => (await page.locator('table.actions tbody a').evaluateAll((links) => links.map((a) => a.getAttribute('title')))).sort();
   const tenantSection = (id: string) => page.locator(`section.tenant[data-tenant="${id}"]`);
@@ -287,7 +279,7 @@ describe('Operator console tenants (in Chromium)', () => {
     await expect(limitRow(id, 'maxActiveActions').getAttribute('data-set-by')).resolves.toBe('own');
     await expect(limitRow(id, 'createRate').getAttribute('data-set-by')).resolves.toBe('default');
     await expect(tenantSection(id).locator('tr[data-key]').count()).resolves.toBe(0);
-    expect((await adminApi('GET', `/tenants/${id}`)).body.limits).toEqual({ maxActiveActions: 500, createRate: null, maxConcurrency: null });
+    expect((await admin('GET', `/tenants/${id}`)).body.limits).toEqual({ maxActiveActions: 500, createRate: null, maxConcurrency: null });
 
     // Emptying a field sets the default back; a filled one is the tenant's own.
     const limits = tenantSection(id).locator(`form[action="/admin/tenants/${id}/limits"]`);
@@ -301,7 +293,7 @@ describe('Operator console tenants (in Chromium)', () => {
     await expect(limitRow(id, 'maxActiveActions').locator('[data-value]').textContent()).resolves.toBe(defaults.maxActiveActions);
     await expect(limitRow(id, 'createRate').locator('[data-value]').textContent()).resolves.toBe('20');
     await expect(limitRow(id, 'createRate').getAttribute('data-set-by')).resolves.toBe('own');
-    const stored = await adminApi('GET', `/tenants/${id}`);
+    const stored = await admin('GET', `/tenants/${id}`);
     expect(stored.body.limits).toEqual({ maxActiveActions: null, createRate: 20, maxConcurrency: null });
 
     // The fields' own bounds stop the browser; the admin API's validation refuses what gets past them.
@@ -312,9 +304,9 @@ describe('Operator console tenants (in Chromium)', () => {
     expect((await refusedLimit).status()).toBe(400);
     await expect(page.getByRole('alert').textContent()).resolves.toContain('limits.createRate must not be less than 1');
     await expect(limits.getByLabel('Create rate').inputValue()).resolves.toBe('0');
-    expect(await adminApi('GET', `/tenants/${id}`)).toEqual(stored);
+    expect(await admin('GET', `/tenants/${id}`)).toEqual(stored);
 
-    const tenantsBefore = (await adminApi('GET', '/tenants')).body;
+    const tenantsBefore = (await admin('GET', '/tenants')).body;
     await create.getByLabel('Id').evaluate((input: HTMLInputElement) => input.removeAttribute('pattern'));
     await create.getByLabel('Id').fill(`Bad_${run}`);
     const refusedId = posted('/admin/tenants');
@@ -329,12 +321,12 @@ describe('Operator console tenants (in Chromium)', () => {
     await create.getByRole('button', { name: 'Create tenant' }).click();
     expect((await taken).status()).toBe(409);
     await expect(page.getByRole('alert').textContent()).resolves.toContain(`Tenant ${id} exists already`);
-    expect((await adminApi('GET', '/tenants')).body).toEqual(tenantsBefore);
+    expect((await admin('GET', '/tenants')).body).toEqual(tenantsBefore);
   });
 
   it('makes a key whose secret is shown once and signs requests; revoked, it is refused within 5 s', async () => {
     const id = `keys-${run}`;
-    expect((await adminApi('POST', '/tenants', { id })).status).toBe(201);
+    expect((await admin('POST', '/tenants', { id })).status).toBe(201);
     await page.goto('/admin/tenants');
 
     const made = posted(`/admin/tenants/${id}/keys`);
@@ -385,7 +377,7 @@ describe('Operator console tenants (in Chromium)', () => {
     const visit = await fetch(`${api.client.baseUrl}/admin/tenants`, { headers: basicAuth() });
     const cookie = visit.headers.get('set-cookie')!.split(';')[0];
     const token = /name="_csrf" value="([^"]+)"/.exec(await visit.text())![1];
-    const before = (await adminApi('GET', '/tenants')).body;
+    const before = (await admin('GET', '/tenants')).body;
     for (const [path, status, reason] of [
       [`/admin/tenants/${OTHER_TENANT}/keys/key_0000/revoke`, 404, `Tenant ${OTHER_TENANT} has no API key key_0000 to revoke`],
       [`/admin/tenants/${OTHER_TENANT}/keys/${OTHER_TENANT_KEY.keyId}/revoke`, 409, 'is configured in API_KEYS'],
@@ -402,14 +394,14 @@ describe('Operator console tenants (in Chromium)', () => {
       expect({ path, status: response.status }).toEqual({ path, status });
       expect(await response.text()).toContain(reason);
     }
-    expect((await adminApi('GET', '/tenants')).body).toEqual(before);
+    expect((await admin('GET', '/tenants')).body).toEqual(before);
   });
 
   it('refuses a forged POST without the CSRF token, and changes nothing', async () => {
     const id = `csrf-${run}`;
-    expect((await adminApi('POST', '/tenants', { id })).status).toBe(201);
-    const key = (await adminApi('POST', `/tenants/${id}/keys`, {})).body;
-    const before = (await adminApi('GET', '/tenants')).body;
+    expect((await admin('POST', '/tenants', { id })).status).toBe(201);
+    const key = (await admin('POST', `/tenants/${id}/keys`, {})).body;
+    const before = (await admin('GET', '/tenants')).body;
     const origin = api.client.baseUrl;
     const visit = await fetch(`${origin}/admin/tenants`, { headers: basicAuth() });
     const cookie = visit.headers.get('set-cookie')!.split(';')[0];
@@ -429,8 +421,8 @@ describe('Operator console tenants (in Chromium)', () => {
       expect({ path, status: response.status }).toEqual({ path, status: 403 });
       expect(await response.text()).not.toMatch(/data-secret/);
     }
-    expect((await adminApi('GET', '/tenants')).body).toEqual(before);
-    expect((await adminApi('GET', `/tenants/forged-${run}`)).status).toBe(404);
+    expect((await admin('GET', '/tenants')).body).toEqual(before);
+    expect((await admin('GET', `/tenants/forged-${run}`)).status).toBe(404);
     const signed = new SignedHttp<any>({ baseUrl: origin, keyId: key.keyId, secret: key.secret });
     expect((await signed.get('/actions')).status).toBe(200);
   });
@@ -438,8 +430,8 @@ describe('Operator console tenants (in Chromium)', () => {
   it('asks for the admin credentials, and is readable on a 390 px wide screen with every control labelled', async () => {
     // The longest id there can be, with a key of its own.
     const id = `${'w'.repeat(57)}-${run}`;
-    expect((await adminApi('POST', '/tenants', { id, limits: { maxActiveActions: 1_000_000_000 } })).status).toBe(201);
-    expect((await adminApi('POST', `/tenants/${id}/keys`, {})).status).toBe(201);
+    expect((await admin('POST', '/tenants', { id, limits: { maxActiveActions: 1_000_000_000 } })).status).toBe(201);
+    expect((await admin('POST', `/tenants/${id}/keys`, {})).status).toBe(201);
     const unauthenticated = await fetch(`${api.client.baseUrl}/admin/tenants`);
     expect(unauthenticated.status).toBe(401);
     await expect(unauthenticated.text()).resolves.not.toContain(id);

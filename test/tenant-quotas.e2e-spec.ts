@@ -1,7 +1,7 @@
 import { PunctualClient, PunctualError, SignedHttp } from '@punctual/client';
 import { waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { basicAuth } from './support/console-browser';
+import { tenantWithKey } from './support/admin-api';
 import { httpRequestExample } from './support/fixtures';
 
 const run = Math.random().toString(36).slice(2, 8);
@@ -14,19 +14,7 @@ describe("Quotas: a tenant's creates fit its rate and its active actions, or sto
   });
   afterAll(() => api?.close());
 
-  /** A new tenant with `limits`, and a key of it; requests signed with the key act for that tenant alone. */
-  async function tenantWith(name: string, limits: object): Promise<{ id: string; key: { keyId: string; secret: string } }> {
-    const id = `${name}-${run}`;
-    const admin = (path: string, body: object) =>
-      fetch(`${api.client.baseUrl}/admin/api${path}`, {
-        method: 'POST',
-        headers: { ...basicAuth(), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    expect((await admin('/tenants', { id, limits })).status).toBe(201);
-    const key = (await (await admin(`/tenants/${id}/keys`, {})).json()) as { keyId: string; secret: string };
-    return { id, key: { keyId: key.keyId, secret: key.secret } };
-  }
+  const tenantWith = (name: string, limits: object) => tenantWithKey(api.client.baseUrl, `${name}-${run}`, limits);
 
   const stored = async (tenant: string) => (await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE tenant_id = $1`, [tenant]))[0].n as number;
 

@@ -159,6 +159,8 @@ export const envSchema = z.object({
   MIN_REPEAT_INTERVAL_MS: nonNegativeInt.default(1000),
   TENANT_MAX_ACTIVE_ACTIONS: positiveInt.default(1_000_000),
   TENANT_CREATE_RATE: positiveInt.default(1000),
+  // Unset: a tenant's attempts are not limited beyond each worker's concurrency.
+  TENANT_MAX_CONCURRENCY: positiveInt.optional(),
   MAX_RETRIES: nonNegativeInt.default(3),
   BACKOFF_BASE_MS: positiveInt.default(1000),
   BACKOFF_MAX_MS: positiveInt.default(3600000),

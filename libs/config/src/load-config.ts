@@ -44,7 +44,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       password: env.ADMIN_PASSWORD,
       login: { maxFailures: env.ADMIN_LOGIN_MAX_FAILURES, blockMs: env.ADMIN_LOGIN_BLOCK_MS },
     },
-    tenantDefaults: { maxActiveActions: env.TENANT_MAX_ACTIVE_ACTIONS, createRate: env.TENANT_CREATE_RATE },
+    tenantDefaults: {
+      maxActiveActions: env.TENANT_MAX_ACTIVE_ACTIONS,
+      createRate: env.TENANT_CREATE_RATE,
+      maxConcurrency: env.TENANT_MAX_CONCURRENCY ?? null,
+    },
     scheduling: {
       lockWindowMs: env.LOCK_WINDOW_MS,
       minRepeatIntervalMs: env.MIN_REPEAT_INTERVAL_MS,

@@ -45,6 +45,8 @@ export abstract class PunctualConfig {
     readonly maxActiveActions: number;
     /** Creates per second, with bursts of ten times as many. */
     readonly createRate: number;
+    /** Attempts running at once across all workers; null: no limit. */
+    readonly maxConcurrency: number | null;
   };
   abstract readonly scheduling: {
     readonly lockWindowMs: number;

@@ -24,6 +24,8 @@ export class HttpReceiver {
   private delaysLeft = 0;
   private delayMs = 0;
   private bodiesLeft: string[] = [];
+  /** Calls received and not yet answered, and the most there were at once, per path. */
+  private readonly inFlight = new Map<string, { now: number; peak: number }>();
   private server?: Server;
 
   async start(): Promise<this> {
@@ -38,6 +40,11 @@ export class HttpReceiver {
           body: Buffer.concat(chunks).toString('utf8'),
           at: Date.now(),
         });
+        const flight = this.inFlight.get(req.url ?? '') ?? { now: 0, peak: 0 };
+        this.inFlight.set(req.url ?? '', flight);
+        flight.now += 1;
+        flight.peak = Math.max(flight.peak, flight.now);
+        res.once('close', () => (flight.now -= 1));
         if (this.holdsLeft > 0) {
           this.holdsLeft -= 1;
           return; // never answered, as by a peer that hangs
@@ -91,6 +98,11 @@ export class HttpReceiver {
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
     return counts;
+  }
+
+  /** The most calls to `path` that were received and not yet answered at one time. */
+  peakInFlight(path: string): number {
+    return this.inFlight.get(path)?.peak ?? 0;
   }
 
   callsTo(path: string): ReceivedCall[] {

@@ -113,8 +113,7 @@ export class TenantPagesController {
     private readonly tenants: TenantsAdminService,
     config: PunctualConfig,
   ) {
-    // No deployment-wide limit on a tenant's attempts at once: only a tenant's own.
-    this.defaults = { maxActiveActions: config.tenantDefaults.maxActiveActions, createRate: config.tenantDefaults.createRate, maxConcurrency: null };
+    this.defaults = config.tenantDefaults;
   }
 
   @Get()

@@ -4,10 +4,11 @@ import { ActionProcessor } from './action-processor';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
 import { RunningAttempts } from './running-attempts';
+import { TenantSlots } from './tenant-slots';
 
 @Module({
   imports: [DiscoveryModule],
-  providers: [FulfillmentRegistry, RunningAttempts, ActionProcessor, QueueConsumers],
+  providers: [FulfillmentRegistry, RunningAttempts, TenantSlots, ActionProcessor, QueueConsumers],
   exports: [ActionProcessor, QueueConsumers],
 })
 export class ExecutionModule {}

@@ -7,6 +7,7 @@ import { FulfillmentRegistry } from './fulfillment.registry';
 import { ClosingWorkers } from './closing-workers';
 import { NotDueYetError } from './not-due-yet.error';
 import { RunningAttempts } from './running-attempts';
+import { TenantSlots } from './tenant-slots';
 import { workerOptions } from './worker-options';
 
 /** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
@@ -27,6 +28,7 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
     private readonly processor: ActionProcessor,
     private readonly fulfillments: FulfillmentRegistry,
     private readonly attempts: RunningAttempts,
+    private readonly slots: TenantSlots,
     private readonly config: PunctualConfig,
   ) {}
 
@@ -49,14 +51,24 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
     return this.workers.length > 0 && this.workers.every((worker) => worker.isRunning() && !worker.closing);
   }
 
-  /** Runs a job; one that came before its action may run is delayed again rather than run early or dropped. */
+  /**
+   * Runs a job under a slot of its tenant's concurrency limit, or parks it until one is free. One
+   * that came before its action may run is delayed again rather than run early or dropped.
+   */
   private async run(job: Job<ActionJobData>, token?: string): Promise<JobOutcome> {
+    const slot = await this.slots.take(job);
+    if (slot === 'full') {
+      await this.slots.park(job, token);
+      throw new DelayedError();
+    }
     try {
       return await this.processor.process(job.data);
     } catch (error) {
       if (!(error instanceof NotDueYetError)) throw error;
       await job.moveToDelayed(Date.now() + error.dueInMs, token);
       throw new DelayedError();
+    } finally {
+      await slot?.release();
     }
   }
 

@@ -33,10 +33,10 @@ export interface TenantsPageData {
   csrfToken: string;
 }
 
-const LIMITS: { name: LimitName; label: string; meaning: string; setting: string | null }[] = [
+const LIMITS: { name: LimitName; label: string; meaning: string; setting: string }[] = [
   { name: 'maxActiveActions', label: 'Active actions', meaning: 'actions PENDING or IN_PROGRESS at once', setting: 'TENANT_MAX_ACTIVE_ACTIONS' },
   { name: 'createRate', label: 'Create rate', meaning: 'creates per second, bursts of ten times as many', setting: 'TENANT_CREATE_RATE' },
-  { name: 'maxConcurrency', label: 'Concurrency', meaning: 'attempts running at once across all workers', setting: null },
+  { name: 'maxConcurrency', label: 'Concurrency', meaning: 'attempts running at once across all workers', setting: 'TENANT_MAX_CONCURRENCY' },
 ];
 
 /**
@@ -56,7 +56,7 @@ function limitRow(tenant: TenantView, limit: (typeof LIMITS)[number], defaults: 
   const own = tenant.limits[limit.name];
   const setBy =
     own === null
-      ? html`<span class="muted">the deployment's default${limit.setting ? html` (<code>${limit.setting}</code>)` : ''}</span>`
+      ? html`<span class="muted">the deployment's default (<code>${limit.setting}</code>)</span>`
       : html`its own <span class="muted">(default ${limitText(defaults[limit.name])})</span>`;
   return html`<tr data-limit="${limit.name}" data-set-by="${own === null ? 'default' : 'own'}">
     <th scope="row">${limit.label} <span class="muted wide-only">· ${limit.meaning}</span></th>

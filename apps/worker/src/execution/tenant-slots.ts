@@ -1,0 +1,161 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Job } from 'bullmq';
+import { PunctualConfig } from '@app/config';
+import { TenantsRepository } from '@app/database';
+import { ActionJobData, ActionQueues } from '@app/scheduling';
+
+/** A tenant's limit is read at most this often per worker process. */
+const LIMIT_READ_MS = 2000;
+/** Renewals per lease: a slot outlives one missed renewal. */
+const RENEWALS_PER_LEASE = 3;
+
+/** Redis's clock in ms, so that every worker measures slot leases alike. */
+const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
+
+/** KEYS: running, parked. ARGV: job id, limit, lease ms, parked member. 1 when the slot is the job's. */
+const TAKE = `${NOW}
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+  redis.call('ZREM', KEYS[2], ARGV[4])
+  return 1
+end
+return 0`;
+
+/** KEYS: running. ARGV: job id, lease ms. Keeps a held slot alive. */
+const RENEW = `${NOW}
+redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
+
+/**
+ * KEYS: running, parked. ARGV: job id to free (or ''), limit, parked member to add (or ''), parked ttl ms.
+ * Frees a slot and/or parks a job, then, while a slot is free, hands it to the longest-parked job:
+ * returns that job's member for the caller to wake, or false.
+ */
+const SETTLE = `${NOW}
+if ARGV[1] ~= '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
+if ARGV[3] ~= '' then
+  redis.call('ZADD', KEYS[2], 'NX', now, ARGV[3])
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+end
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  local next = redis.call('ZPOPMIN', KEYS[2])
+  if next[1] then return next[1] end
+end
+return false`;
+
+/** An attempt's place under its tenant's limit: renewed while held, freed once. */
+export interface TenantSlot {
+  release(): Promise<void>;
+}
+
+/**
+ * TENANT_MAX_CONCURRENCY (or a tenant's own `maxConcurrency`): the attempts a tenant runs at once
+ * across every worker. Each running attempt holds a slot, a member of the tenant's sorted set in
+ * Redis scored by when its lease ends (renewed like a claim, so a dead worker's slot frees itself).
+ * A job that finds no slot free is parked: delayed by a claim lease and listed by the tenant, and
+ * the next slot freed wakes the longest-parked job (BullMQ's `promote`), so a capped tenant's
+ * backlog costs one refusal per job rather than a polling loop, and other tenants' jobs pass it by.
+ * A tenant without a limit costs nothing here. Slots are not state Postgres needs: if Redis loses
+ * them, the tenant may briefly run up to twice its limit; parked jobs wake on their own.
+ */
+@Injectable()
+export class TenantSlots {
+  private readonly logger = new Logger(TenantSlots.name);
+  private readonly limits = new Map<string, { limit: number | null; at: number }>();
+
+  constructor(
+    private readonly tenants: TenantsRepository,
+    private readonly queues: ActionQueues,
+    private readonly config: PunctualConfig,
+  ) {}
+
+  /**
+   * The slot the job's attempt runs under; `null` when its tenant has no limit; 'full' when every
+   * slot is taken (the caller then parks the job).
+   */
+  async take(job: Job<ActionJobData>): Promise<TenantSlot | null | 'full'> {
+    const tenant = job.data.tenantId;
+    const limit = tenant === undefined ? null : await this.limitOf(tenant);
+    if (tenant === undefined || limit === null) return null;
+    const redis = await this.queues.redis();
+    const leaseMs = this.config.scheduling.claimLeaseMs;
+    const keys = this.keysOf(tenant);
+    const taken = await redis.eval(TAKE, 2, ...keys, job.id!, limit, leaseMs, parkedMember(job));
+    if (taken !== 1) return 'full';
+    const renewals = setInterval(
+      () => void redis.eval(RENEW, 1, keys[0], job.id!, leaseMs).catch(() => undefined),
+      Math.max(1, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
+    );
+    let released = false;
+    return {
+      release: async () => {
+        if (released) return;
+        released = true;
+        clearInterval(renewals);
+        await this.settle(tenant, limit, { free: job.id! });
+      },
+    };
+  }
+
+  /**
+   * Delays the job by a claim lease (its own wake-up should no slot's release wake it first) and
+   * lists it as waiting for its tenant. Listed only once delayed, and a slot freed meanwhile is
+   * handed on right after, so no release can miss it.
+   */
+  async park(job: Job<ActionJobData>, token: string | undefined): Promise<void> {
+    const tenant = job.data.tenantId!;
+    await job.moveToDelayed(Date.now() + this.config.scheduling.claimLeaseMs, token);
+    await this.settle(tenant, (await this.limitOf(tenant)) ?? Number.MAX_SAFE_INTEGER, { park: parkedMember(job) });
+  }
+
+  /** Frees and/or parks, then wakes parked jobs while slots are free; one already gone (run, deleted) passes its turn on. */
+  private async settle(tenant: string, limit: number, change: { free?: string; park?: string }): Promise<void> {
+    try {
+      const redis = await this.queues.redis();
+      const parkedTtl = 2 * this.config.scheduling.claimLeaseMs;
+      let args: (string | number)[] = [change.free ?? '', limit, change.park ?? '', parkedTtl];
+      for (;;) {
+        const member = (await redis.eval(SETTLE, 2, ...this.keysOf(tenant), ...args)) as string | null;
+        if (member === null || (await this.wake(member))) return;
+        args = ['', limit, '', parkedTtl];
+      }
+    } catch (error) {
+      // Parked jobs then wake when their delay ends.
+      this.logger.warn(`Could not hand tenant ${tenant}'s free slot on: ${(error as Error).message}`);
+    }
+  }
+
+  /** Moves a parked job from delayed to waiting; false when it is no longer delayed. */
+  private async wake(member: string): Promise<boolean> {
+    const { type, jobId } = JSON.parse(member) as { type: string; jobId: string };
+    const job = await this.queues.queueFor(type)?.getJob(jobId);
+    if (!job) return false;
+    try {
+      await job.promote();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async limitOf(tenant: string): Promise<number | null> {
+    const cached = this.limits.get(tenant);
+    if (cached && Date.now() - cached.at < LIMIT_READ_MS) return cached.limit;
+    const record = await this.tenants.find(tenant);
+    const limit = record?.limits.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency;
+    this.limits.set(tenant, { limit, at: Date.now() });
+    return limit;
+  }
+
+  /** The tenant's running slots and parked jobs, hash-tagged by tenant so one script reaches both on a Redis Cluster. */
+  private keysOf(tenant: string): [string, string] {
+    const base = `${this.config.redis.queuePrefix}:tenant-slots:{${tenant}}`;
+    return [`${base}:running`, `${base}:parked`];
+  }
+}
+
+function parkedMember(job: Job<ActionJobData>): string {
+  return JSON.stringify({ type: job.name, jobId: job.id });
+}
