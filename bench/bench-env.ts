@@ -7,7 +7,8 @@ export const BENCH_ENV = {
   // Workers are counted by their Redis client names, which every database of a server shares: a
   // prefix of its own for each database keeps runs on other databases out of the count.
   QUEUE_PREFIX: `punctual-bench-${new URL(REDIS_URL).pathname.slice(1) || '0'}`,
-  API_KEYS: 'bench:bench-secret-0123456789',
+  // The second key is another tenant's, for the fairness workload.
+  API_KEYS: 'bench:bench-secret-0123456789,bench-other:bench-other-secret-0123:bench-other',
   ADMIN_PASSWORD: 'bench-admin-password',
   NODE_ENV: 'production',
   // Jobs in flight per worker process, the same for every system (pg-boss: its fetch batch size).

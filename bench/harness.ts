@@ -18,6 +18,8 @@ const ROOT = join(__dirname, '..');
 const RUNTIME_FLAGS = ['--max-semi-space-size=64'];
 
 export const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
+/** A key of another tenant (`bench-other`); BENCH_KEY's tenant is `default`. */
+export const BENCH_OTHER_TENANT_KEY = { keyId: 'bench-other', secret: 'bench-other-secret-0123' };
 
 /**
  * A built API or worker process with the benchmark's no-op action type (`nest build bench`).

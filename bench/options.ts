@@ -5,6 +5,7 @@ export const WORKLOADS = [
   'unsignedCost',
   'firing',
   'throughput',
+  'fairness',
   'webhooks',
   'backlogMemory',
   'boundedReads',

@@ -18,6 +18,7 @@ import { MACHINE } from './machine';
 import { commandLineOptions, Workload } from './options';
 import { benchSizes } from './sizes';
 import { cronFiring, occurrenceCost, OccurrenceCost } from './workloads/calendars';
+import { fairness, FairnessFigures } from './workloads/fairness';
 import { BULLMQ_INGEST, bullmqIngest, ingest, IngestFigures, rpcIngest } from './workloads/ingest';
 import { boundedReads, ReadFigures } from './workloads/reads';
 import { calendarChange, CalendarChangeFigures } from './workloads/holiday-calendars';
@@ -144,6 +145,7 @@ const RUN: Record<Workload, (context: Context) => Promise<void>> = {
     }
     await messageThroughput(client, stores, api);
   },
+  fairness: async ({ client, port, stores }) => report('fairness', await fairness(client, port, stores, SIZES.fairness)),
   webhooks: async ({ client, stores }) =>
     report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) }),
   backlogMemory: ({ client, stores }) => backlogMemory(client, stores),
@@ -219,6 +221,17 @@ const ROWS: Record<Workload, () => Row[]> = {
   unsignedCost: unsignedRows,
   firing: firingRows,
   throughput: throughputRows,
+  fairness: () => {
+    const f = find<FairnessFigures>('fairness')!;
+    const count = (n: number) => n.toLocaleString('en');
+    return [
+      [
+        `fairness: tenant B's ${count(f.other)} actions due at the instant of tenant A's ${count(f.burst)}, queued after them, ${f.workers} workers`,
+        `B's firing lag p99 ${f.otherLag.p99Ms} ms (p50 ${f.otherLag.p50Ms} ms, ${f.otherLag.early} early); A drained in ${f.burstDrainMs} ms vs ${f.burstAloneDrainMs} ms alone → ${(f.burstDrainMs / f.burstAloneDrainMs).toFixed(2)} ×`,
+        "B's p99 ≤ 250 ms; A's drain ≤ 1.1 × alone",
+      ],
+    ];
+  },
   webhooks: () => {
     const webhooks = find<WebhookFigures>('webhooks')!;
     return [
