@@ -22,6 +22,10 @@ export interface FairnessFigures {
   workers: number;
   /** B's firing lag over every round with B. */
   otherLag: LagFigures;
+  /** The lowest firing lag of A's burst, with B: how long the burst took to start at all. */
+  burstFirstLagMs: number;
+  /** The share of A's burst that had started when B's last action started (contract: under half). */
+  burstStartedBeforeOtherPercent: number;
   /** The median time from the due instant until A's last action completed: with B, and alone. */
   burstDrainMs: number;
   burstAloneDrainMs: number;
@@ -38,17 +42,23 @@ export async function fairness(client: BenchClient, port: number, stores: Stores
     const alone: number[] = [];
     const beside: number[] = [];
     const otherLags: number[] = [];
+    const firstLags: number[] = [];
+    const startedBefore: number[] = [];
     for (let round = 0; round < sizes.rounds; round += 1) {
       alone.push((await burstRun(client, null, stores, sizes)).drainMs);
       const withOther = await burstRun(client, other, stores, sizes);
       beside.push(withOther.drainMs);
       otherLags.push(...withOther.otherLags);
+      firstLags.push(withOther.firstLagMs);
+      startedBefore.push(withOther.startedBeforeOther);
     }
     return {
       burst: sizes.burst,
       other: sizes.other,
       workers: sizes.workers,
       otherLag: lagFigures(otherLags),
+      burstFirstLagMs: median(firstLags),
+      burstStartedBeforeOtherPercent: Math.round((1000 * Math.max(...startedBefore)) / sizes.burst) / 10,
       burstDrainMs: median(beside),
       burstAloneDrainMs: median(alone),
     };
@@ -62,7 +72,7 @@ async function burstRun(
   other: BenchClient | null,
   stores: Stores,
   sizes: FairnessSizes,
-): Promise<{ drainMs: number; otherLags: number[] }> {
+): Promise<{ drainMs: number; otherLags: number[]; firstLagMs: number; startedBeforeOther: number }> {
   await stores.reset();
   const workers = await startWorkers(sizes.workers);
   try {
@@ -81,11 +91,20 @@ async function burstRun(
       `SELECT (extract(epoch FROM max(updated_at)) * 1000 - $1)::float AS ms FROM actions WHERE tenant_id = 'default'`,
       [due],
     );
-    const { rows: lags } = await stores.db.query<{ lag: number }>(
-      `SELECT (extract(epoch FROM h.at - a.execution_time) * 1000)::float AS lag
-       FROM action_history h JOIN actions a ON a.id = h.action_id WHERE a.tenant_id = 'bench-other' AND h.to_status = 'IN_PROGRESS'`,
+    // When each action started (its claim), and how late.
+    const { rows: starts } = await stores.db.query<{ tenant: string; at: number; lag: number }>(
+      `SELECT a.tenant_id AS tenant, extract(epoch FROM h.at)::float * 1000 AS at, (extract(epoch FROM h.at - a.execution_time) * 1000)::float AS lag
+       FROM action_history h JOIN actions a ON a.id = h.action_id WHERE h.to_status = 'IN_PROGRESS'`,
     );
-    return { drainMs: Math.round(drained[0].ms), otherLags: lags.map((row) => row.lag) };
+    const burst = starts.filter((start) => start.tenant === 'default');
+    const others = starts.filter((start) => start.tenant === 'bench-other');
+    const otherLastAt = Math.max(...others.map((start) => start.at));
+    return {
+      drainMs: Math.round(drained[0].ms),
+      otherLags: others.map((start) => start.lag),
+      firstLagMs: Math.round(Math.min(...burst.map((start) => start.lag))),
+      startedBeforeOther: burst.filter((start) => start.at < otherLastAt).length,
+    };
   } finally {
     await Promise.all(workers.map((worker) => worker.stop()));
   }
