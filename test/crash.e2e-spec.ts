@@ -1,7 +1,10 @@
+import { SignedHttp } from '@punctual/client';
+import { ActionQueues } from '@app/scheduling';
 import { testHttp, waitUntil } from '@app/testing';
 import { useProcessStack } from './support/process-stack';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
 import { freePort } from './support/free-port';
+import { tenantWithKey } from './support/admin-api';
 import { startWorker } from './support/worker-test-app';
 
 /** Short leases and sweeps so a dead worker's attempt is taken over within seconds. */
@@ -44,6 +47,30 @@ describe('Processes killed and stopped for real', () => {
       'IN_PROGRESS>COMPLETED',
     ]);
     expect(history[2].note).toMatch(/interrupted/);
+  }, 90_000); // a worker or API process boots from the TypeScript sources
+
+  it("a worker killed while holding its tenant's only slot: the slot lapses with its claim, and both actions run, once each", async () => {
+    const { id: tenant, key } = await tenantWithKey(stack.api.client.baseUrl, `one-slot-${Date.now().toString(36)}`, { maxConcurrency: 1 });
+    const client = new SignedHttp<any>({ baseUrl: stack.api.client.baseUrl, ...key });
+    const parked = async () => (await stack.api.app.get(ActionQueues).redis()).zcard(`punctual-test:tenant-slots:{${tenant}}:parked`);
+    const victim = await spawnApp('worker').ready(WORKER_READY);
+    stack.receiver.holdNext(1);
+    const held = (await client.post('/actions', httpAction('/slot-held'))).body;
+    await waitUntil('the first call to arrive', () => stack.receiver.callsTo('/slot-held').length === 1);
+    const waiting = (await client.post('/actions', httpAction('/slot-parked'))).body;
+    await waitUntil('the second action to be parked', async () => (await parked()) === 1);
+    victim.kill('SIGKILL');
+    await victim.exited;
+
+    stack.worker = await startWorker({ env: FAST });
+    await waitUntil(
+      'both actions to complete',
+      async () =>
+        (await client.get(`/actions/${held.id}`)).body.status === 'COMPLETED' && (await client.get(`/actions/${waiting.id}`)).body.status === 'COMPLETED',
+      30_000,
+    );
+    expect(stack.receiver.callsTo('/slot-held').map((c) => c.headers['idempotency-key'])).toEqual([`${held.id}:1`, `${held.id}:1`]);
+    expect(stack.receiver.callsTo('/slot-parked').map((c) => c.headers['idempotency-key'])).toEqual([`${waiting.id}:1`]);
   }, 90_000); // a worker or API process boots from the TypeScript sources
 
   it('SIGTERM to a worker finishes the running fulfillments, then exits 0 with nothing left IN_PROGRESS', async () => {
