@@ -143,8 +143,8 @@ export class TenantSlots {
   private async limitOf(tenant: string): Promise<number | null> {
     const cached = this.limits.get(tenant);
     if (cached && Date.now() - cached.at < LIMIT_READ_MS) return cached.limit;
-    const record = await this.tenants.find(tenant);
-    const limit = record?.limits.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency;
+    const own = await this.tenants.limitsOf(tenant);
+    const limit = own?.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency;
     this.limits.set(tenant, { limit, at: Date.now() });
     return limit;
   }

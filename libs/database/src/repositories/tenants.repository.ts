@@ -27,8 +27,9 @@ export interface StoredApiKey {
   secretCiphertext: string;
 }
 
-const TENANT = `t.id, t.created_at AS "createdAt",
-  json_build_object('maxActiveActions', t.max_active_actions, 'createRate', t.create_rate, 'maxConcurrency', t.max_concurrency) AS limits,
+const LIMITS = `json_build_object('maxActiveActions', t.max_active_actions, 'createRate', t.create_rate, 'maxConcurrency', t.max_concurrency) AS limits`;
+
+const TENANT = `t.id, t.created_at AS "createdAt", ${LIMITS},
   (SELECT coalesce(sum(c.delta), 0)::int FROM action_counts c WHERE c.tenant_id = t.id AND c.status IN ('PENDING', 'IN_PROGRESS')) AS "activeActions",
   coalesce((SELECT json_agg(json_build_object('keyId', k.key_id, 'createdAt', k.created_at) ORDER BY k.created_at, k.key_id)
     FROM api_keys k WHERE k.tenant_id = t.id AND k.revoked_at IS NULL), '[]') AS keys`;
@@ -55,6 +56,12 @@ export class TenantsRepository {
   async find(id: string): Promise<TenantRecord | null> {
     const [tenant]: TenantRecord[] = await this.dataSource.query(`SELECT ${TENANT} FROM tenants t WHERE t.id = $1`, [id]);
     return tenant ? withDates(tenant) : null;
+  }
+
+  /** The tenant's own limits alone (no counts): null when no such tenant. */
+  async limitsOf(id: string): Promise<TenantLimits | null> {
+    const [row]: { limits: TenantLimits }[] = await this.dataSource.query(`SELECT ${LIMITS} FROM tenants t WHERE t.id = $1`, [id]);
+    return row?.limits ?? null;
   }
 
   async list(): Promise<TenantRecord[]> {
