@@ -20,6 +20,7 @@ export * from './lifecycle-store/lifecycle.store';
 export { CLAIM_SQL } from './lifecycle-store/claim.statement';
 export * from './repositories/gauge.repository';
 export * from './repositories/hydrate';
+export * from './repositories/group-commit';
 export * from './repositories/schedule.repository';
 export * from './repositories/retention.repository';
 export * from './database-unavailable';

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { PunctualConfig } from '@app/config';
-import { QueueableAction } from '@app/database';
+import { GroupCommit, QueueableAction } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 import { fairPriorities } from './fair-share';
@@ -21,6 +21,19 @@ export type QueuesByType = ReadonlyMap<string, Queue<ActionJobData>>;
 @Injectable()
 export class ActionQueues {
   private readonly logger = new Logger(ActionQueues.name);
+  /**
+   * Enqueues made while an earlier one is on its way to Redis (concurrent single creates, outcomes)
+   * go out together: one ranking pipeline and one `addBulk` for many. A Redis failure fails them
+   * all at once; the promoter queues them later.
+   */
+  private readonly grouped = new GroupCommit<readonly QueueableAction[], void>(
+    async (groups) => {
+      await this.add(groups.flat());
+      return groups.map(() => undefined);
+    },
+    64,
+    () => false,
+  );
 
   constructor(
     @Inject(QUEUES_BY_TYPE) private readonly queues: QueuesByType,
@@ -41,7 +54,7 @@ export class ActionQueues {
     const horizon = this.clock.now().getTime() + this.config.scheduling.horizonMs + HORIZON_MARGIN_MS;
     const soon = actions.filter((a) => a.nextAttemptAt.getTime() <= horizon);
     try {
-      await this.add(soon);
+      if (soon.length > 0) await this.grouped.submit(soon);
     } catch (error) {
       this.logger.warn(`Could not queue ${soon.length} job(s), the promoter will: ${(error as Error).message}`);
     }

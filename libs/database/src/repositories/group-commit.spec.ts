@@ -58,4 +58,13 @@ describe('GroupCommit', () => {
     expect(results).toEqual(Array(3).fill('connect ECONNREFUSED 127.0.0.1:5432'));
     expect(calls).toBe(2);
   });
+
+  it("fails the whole batch at once when told that no failure is an item's own", async () => {
+    const writer = heldWriter((i) => i === 3);
+    const group = new GroupCommit(writer.write, 500, () => false);
+    const results = [1, 2, 3, 4].map((i) => group.submit(i).catch((e: Error) => e.message));
+    await writer.releaseAll();
+    await expect(Promise.all(results)).resolves.toEqual(['done 1', ...Array(3).fill('bad item among 2,3,4')]);
+    expect(writer.batches).toEqual([[1], [2, 3, 4]]);
+  });
 });

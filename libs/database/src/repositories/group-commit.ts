@@ -6,14 +6,18 @@ interface Waiting<I, O> {
   reject: (error: unknown) => void;
 }
 
+/** Whether a failed batch's items are worth writing one by one: not after an outage or a statement timeout, which would only repeat, item after item. */
+const retriedAloneInPostgres = (error: unknown) => !isDatabaseUnavailable(error) && !isStatementCancelled(error);
+
 /**
  * Writes concurrent requests together: while one batch is in flight, new requests wait and go
- * out as the next batch, in one statement. An idle system writes each request at once; a busy
- * one pays one round trip and one commit for many. `write` returns one output per item, in order.
+ * out as the next batch, in one statement (or one round trip). An idle system writes each request
+ * at once; a busy one pays one round trip and one commit for many. `write` returns one output per
+ * item, in order.
  *
- * When a batch fails on anything but an outage or a statement timeout (which one by one would
- * only repeat, item after item), its items are retried one by one, so one bad item (or a
- * deadlock with a neighbour) fails only itself.
+ * When a batch fails and `retryAlone` says the failure may be an item's own (by default, anything
+ * but a Postgres outage or statement timeout), its items are retried one by one, so one bad item
+ * (or a deadlock with a neighbour) fails only itself.
  */
 export class GroupCommit<I, O> {
   private waiting: Waiting<I, O>[] = [];
@@ -22,6 +26,7 @@ export class GroupCommit<I, O> {
   constructor(
     private readonly write: (items: I[]) => Promise<O[]>,
     private readonly maxBatch = 500,
+    private readonly retryAlone: (error: unknown) => boolean = retriedAloneInPostgres,
   ) {}
 
   submit(item: I): Promise<O> {
@@ -42,7 +47,7 @@ export class GroupCommit<I, O> {
       const outputs = await this.write(batch.map((w) => w.item));
       batch.forEach((w, i) => w.resolve(outputs[i]));
     } catch (error) {
-      if (batch.length === 1 || isDatabaseUnavailable(error) || isStatementCancelled(error)) {
+      if (batch.length === 1 || !this.retryAlone(error)) {
         for (const w of batch) w.reject(error);
         return;
       }
