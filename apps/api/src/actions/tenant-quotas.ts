@@ -21,7 +21,6 @@ const ACTIVE_RETRY_SECONDS = 60;
 interface TenantUse {
   limits: TenantLimits | null;
   active: number;
-  at: number;
 }
 
 /** Creates of one tenant waiting for their count, while one is on its way to Redis. */
@@ -43,7 +42,7 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: Redis;
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
-  private readonly read = new Map<string, TenantUse>();
+  private readonly read = new Map<string, { use: Promise<TenantUse>; at: number }>();
   /** Creates waiting to be counted against a tenant's rate, by rate and tenant. */
   private readonly rateBatches = new Map<string, RateBatch>();
   private unreachable = false;
@@ -156,12 +155,13 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
     return limiter;
   }
 
-  private async useOf(id: string): Promise<TenantUse> {
+  /** One read per tenant at a time: the creates of a burst all ask at once, and share the same read. */
+  private useOf(id: string): Promise<TenantUse> {
     const cached = this.read.get(id);
-    if (cached && Date.now() - cached.at < TENANT_READ_MS) return cached;
-    const tenant = await this.tenants.find(id);
-    const use = { limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0, at: Date.now() };
-    this.read.set(id, use);
+    if (cached && Date.now() - cached.at < TENANT_READ_MS) return cached.use;
+    const use = this.tenants.find(id).then((tenant) => ({ limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0 }));
+    this.read.set(id, { use, at: Date.now() });
+    use.catch(() => this.read.get(id)?.use === use && this.read.delete(id));
     return use;
   }
 

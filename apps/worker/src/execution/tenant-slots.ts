@@ -63,7 +63,7 @@ export interface TenantSlot {
 @Injectable()
 export class TenantSlots {
   private readonly logger = new Logger(TenantSlots.name);
-  private readonly limits = new Map<string, { limit: number | null; at: number }>();
+  private readonly limits = new Map<string, { limit: Promise<number | null>; at: number }>();
 
   constructor(
     private readonly tenants: TenantsRepository,
@@ -140,12 +140,13 @@ export class TenantSlots {
     }
   }
 
-  private async limitOf(tenant: string): Promise<number | null> {
+  /** One read per tenant at a time: the jobs of a burst all ask at once, and wait for the same read. */
+  private limitOf(tenant: string): Promise<number | null> {
     const cached = this.limits.get(tenant);
     if (cached && Date.now() - cached.at < LIMIT_READ_MS) return cached.limit;
-    const own = await this.tenants.limitsOf(tenant);
-    const limit = own?.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency;
+    const limit = this.tenants.limitsOf(tenant).then((own) => own?.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency);
     this.limits.set(tenant, { limit, at: Date.now() });
+    limit.catch(() => this.limits.get(tenant)?.limit === limit && this.limits.delete(tenant));
     return limit;
   }
 
