@@ -48,8 +48,10 @@ export class ActionPageService {
   ) {}
 
   async load(id: string): Promise<Omit<ActionPageData, 'csrfToken'>> {
-    const [action, history, occurrences] = await Promise.all([
-      this.actions.get(id, EVERY_TENANT),
+    // The action first, then its history: read together, an outcome committed between the two
+    // reads would show the new status beside a history without the attempt that made it.
+    const action = await this.actions.get(id, EVERY_TENANT);
+    const [history, occurrences] = await Promise.all([
       this.actions.historyOf(id, EVERY_TENANT),
       this.actions.occurrences(id, EVERY_TENANT, OCCURRENCES_SHOWN),
     ]);
