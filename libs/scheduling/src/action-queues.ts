@@ -6,6 +6,7 @@ import { GroupCommit, QueueableAction } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 import { fairPriorities } from './fair-share';
+import { queueClient } from './queue-client';
 
 /**
  * Actions due a little beyond the horizon are queued right away too: the promoter only
@@ -120,8 +121,7 @@ export class ActionQueues {
   async redis(): Promise<Redis> {
     const [anyQueue] = this.queues.values();
     if (!anyQueue) throw new Error('No action-type queue is registered');
-    // BullMQ 6 reaches Redis through its backend and types the client narrowly; it is the ioredis connection it was given options for.
-    return (await anyQueue.getBackend().client) as unknown as Redis;
+    return queueClient(anyQueue);
   }
 
   /** Removes the job of the action's current revision, if still waiting. Stale jobs are ignored by the worker anyway. */

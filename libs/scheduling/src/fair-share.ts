@@ -1,6 +1,6 @@
 import { PRIORITY_LIMIT, Queue } from 'bullmq';
-import Redis from 'ioredis';
 import { QueueableAction } from '@app/database';
+import { queueClient } from './queue-client';
 
 /** How long a second's ranks are remembered after it: longer than any burst takes to drain. */
 const RANK_TTL_MS = 3_600_000;
@@ -26,8 +26,7 @@ export async function fairPriorities(queue: Queue, actions: readonly QueueableAc
     group.indexes.push(index);
     groups.set(key, group);
   });
-  const redis = (await queue.getBackend().client) as unknown as Redis;
-  const pipeline = redis.pipeline();
+  const pipeline = (await queueClient(queue)).pipeline();
   for (const [key, { second, indexes }] of groups) {
     pipeline.incrby(key, indexes.length);
     pipeline.pexpireat(key, second * 1000 + RANK_TTL_MS);

@@ -77,8 +77,9 @@ export class TenantSlots {
    */
   async take(job: Job<ActionJobData>): Promise<TenantSlot | null | 'full'> {
     const tenant = job.data.tenantId;
-    const limit = tenant === undefined ? null : await this.limitOf(tenant);
-    if (tenant === undefined || limit === null) return null;
+    if (tenant === undefined) return null;
+    const limit = await this.limitOf(tenant);
+    if (limit === null) return null;
     const redis = await this.queues.redis();
     const leaseMs = this.config.scheduling.claimLeaseMs;
     const keys = this.keysOf(tenant);
