@@ -1,23 +1,39 @@
 import { INestApplication, Logger } from '@nestjs/common';
-import { MicroserviceOptions, Transport } from '@nestjs/microservices';
+import { MicroserviceOptions, RedisOptions, Transport } from '@nestjs/microservices';
 import { microserviceOptions } from '@punctual/client';
+import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
+import { OnceOnlyRedisServer } from './once-only-redis-server';
 
-/** On NATS, API processes share one queue group, so each message is handled by one of them. */
+/** The queue group of the API processes on NATS. */
 const NATS_QUEUE = 'punctual-api';
 
 /**
  * Makes the API a hybrid application: besides HTTP, it serves the message patterns on
- * `RPC_TRANSPORT_URL` (by default `REDIS_URL`), unless that is `off`.
+ * `RPC_TRANSPORT_URL` (by default Punctual's own Redis), unless that is `off`.
  */
 export async function connectRpc(app: INestApplication): Promise<void> {
-  const transport = app.get(PunctualConfig).rpc.transport;
+  const config = app.get(PunctualConfig);
+  const transport = config.rpc.transport;
   if (!transport) return;
-  const options = microserviceOptions(transport);
-  const server = options.transport === Transport.NATS ? { ...options, options: { ...options.options, queue: NATS_QUEUE } } : options;
-  app.connectMicroservice<MicroserviceOptions>(server as MicroserviceOptions);
+  app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport));
   await app.startAllMicroservices();
   Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}`, 'Bootstrap');
+}
+
+/**
+ * Each message is handled by one API process, however many serve: on NATS they share one queue
+ * group, which delivers each message to one member; on Redis, whose pub/sub delivers it to every
+ * subscriber, the processes claim it (OnceOnlyRedisServer).
+ */
+function rpcServer(config: PunctualConfig, transport: TransportUrl): MicroserviceOptions {
+  const options = microserviceOptions(transport);
+  if (options.transport === Transport.NATS) return { ...options, options: { ...options.options, queue: NATS_QUEUE } };
+  // Unset, RPC_TRANSPORT_URL is Punctual's own Redis: on a cluster, the whole cluster.
+  const clusterNodes = transport.url === config.redis.url ? config.redis.clusterNodes : null;
+  return {
+    strategy: new OnceOnlyRedisServer(options.options as Required<RedisOptions>['options'], { keyPrefix: config.redis.queuePrefix, clusterNodes }),
+  };
 }
 
 /** Host and port only: a URL may carry a password. */

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { PunctualClient } from '@punctual/client';
+import { RPC_PATTERNS } from '@punctual/contract';
+import { TEST_KEY } from '@app/testing';
+import { API_READY, AppProcess } from './support/app-process';
+import { notificationExample } from './support/fixtures';
+import { freePort } from './support/free-port';
+import { NATS_URL } from './support/nats';
+
+const API_PROCESSES = 3;
+const CREATES = 1_000;
+
+/** The processes a test started, SIGKILLed after it. */
+const started: AppProcess[] = [];
+
+async function startApis(transportUrl: string): Promise<AppProcess[]> {
+  const apis = await Promise.all(
+    Array.from({ length: API_PROCESSES }, async () => {
+      const api = new AppProcess('api', { PORT: await freePort(), RPC_TRANSPORT_URL: transportUrl });
+      started.push(api);
+      return api;
+    }),
+  );
+  return Promise.all(apis.map((api) => api.ready(API_READY, 90_000)));
+}
+
+async function storedActionsOf(run: string): Promise<number> {
+  const db = new Client({ connectionString: process.env.DATABASE_URL });
+  await db.connect();
+  try {
+    const [row] = (await db.query(`SELECT count(*)::int AS n FROM actions WHERE metadata->>'run' = $1`, [run])).rows as { n: number }[];
+    return row.n;
+  } finally {
+    await db.end();
+  }
+}
+
+describe.each([
+  ['Redis', process.env.REDIS_URL!],
+  ['NATS', NATS_URL],
+])('Three API processes serve the message patterns over %s (contract §14)', (transport, transportUrl) => {
+  afterEach(() => {
+    for (const api of started.splice(0)) api.kill('SIGKILL');
+  });
+
+  it('1,000 creates sent at once: 1,000 replies, no errors, 1,000 actions, each request answered by one process', async () => {
+    await startApis(transportUrl);
+    // Every reply on Redis, as any caller would see it: the same request answered twice would show here.
+    const replies = new Map<string, number>();
+    const listener = transport === 'Redis' ? new Redis(transportUrl) : null;
+    await listener?.subscribe(`${RPC_PATTERNS.create}.reply`);
+    listener?.on('message', (_channel, message: string) => {
+      const { id, response, err } = JSON.parse(message) as { id: string; response?: unknown; err?: unknown };
+      if (response !== undefined || err !== undefined) replies.set(id, (replies.get(id) ?? 0) + 1);
+    });
+    const rpc = PunctualClient.overRpc({ transport: transportUrl, ...TEST_KEY, timeoutMs: 60_000 });
+    const run = randomUUID();
+    try {
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: CREATES }, () => rpc.create({ ...notificationExample(3_600_000), metadata: { run } } as Parameters<typeof rpc.create>[0])),
+      );
+      const failed = outcomes.filter((outcome) => outcome.status === 'rejected');
+      expect(failed.map((outcome) => String(outcome.reason)).slice(0, 3)).toEqual([]);
+      const ids = new Set(outcomes.map((outcome) => (outcome as PromiseFulfilledResult<{ id: string }>).value.id));
+      expect(ids.size).toBe(CREATES);
+      expect(await storedActionsOf(run)).toBe(CREATES);
+      if (listener) {
+        expect(replies.size).toBe(CREATES);
+        expect([...replies.values()].filter((count) => count !== 1)).toEqual([]);
+      }
+    } finally {
+      await rpc.close();
+      listener?.disconnect();
+    }
+  }, 240_000);
+});
