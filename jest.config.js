@@ -21,6 +21,16 @@ const SPECS_WITH_SERVICES = [
   'libs/outbound/src/client/outbound-client.spec.ts',
 ];
 
+/** The core execution and recovery specs, which the e2e-cluster tier runs again on a Redis Cluster. */
+const ON_REDIS_CLUSTER = [
+  'test/execution-lifecycle.e2e-spec.ts',
+  'test/execution-exactly-once.e2e-spec.ts',
+  'test/execution-routing.e2e-spec.ts',
+  'test/never-early.e2e-spec.ts',
+  'test/recovery.e2e-spec.ts',
+  'test/crash.e2e-spec.ts',
+];
+
 const escapeRegex = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const servicePatterns = SPECS_WITH_SERVICES.map((path) => `/${escapeRegex(path)}$`);
 
@@ -56,6 +66,13 @@ module.exports = {
       displayName: 'e2e',
       testRegex: ['/test/.*\\.e2e-spec\\.ts$', ...servicePatterns],
       // Runs only when a spec of this project runs: `npm run test:unit` never reaches the stores.
+      globalSetup: '<rootDir>/test/global-setup.ts',
+    },
+    {
+      ...shared,
+      displayName: 'e2e-cluster',
+      testRegex: ON_REDIS_CLUSTER.map((path) => `/${escapeRegex(path)}$`),
+      setupFiles: [...shared.setupFiles, '<rootDir>/test/on-redis-cluster.ts'],
       globalSetup: '<rootDir>/test/global-setup.ts',
     },
   ],

@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import Redis from 'ioredis';
 import { Queue } from 'bullmq';
 import { redisOptionsFromUrl } from '@punctual/contract';
+import { queuePrefixOf } from '@app/config';
 import { migrate } from '@app/database';
 import { waitUntil } from '@app/testing';
 import { BENCH_NOOP } from './apps/noop-action-type';
@@ -87,7 +88,10 @@ export async function startApi(port: number, env: Record<string, string> = {}): 
 
 /** Worker processes, ready once each consumes the benchmark's queue. */
 export async function startWorkers(count: number, env: Record<string, string> = {}): Promise<BenchProcess[]> {
-  const queue = new Queue(BENCH_NOOP.type, { connection: redisOptionsFromUrl(BENCH_ENV.REDIS_URL), prefix: BENCH_ENV.QUEUE_PREFIX });
+  const queue = new Queue(BENCH_NOOP.type, {
+    connection: redisOptionsFromUrl(BENCH_ENV.REDIS_URL),
+    prefix: queuePrefixOf(BENCH_ENV.QUEUE_PREFIX, BENCH_NOOP.type),
+  });
   try {
     const before = await queue.getWorkersCount();
     const workers = Array.from({ length: count }, () => new BenchProcess('worker', env));

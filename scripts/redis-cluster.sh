@@ -29,12 +29,15 @@ start_node() {
   ping "$port" && return 0
   redis-server --port "$port" --bind 127.0.0.1 --daemonize yes \
     --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" --cluster-node-timeout 2000 \
-    --save '' --appendonly no --dir "$dir/$port" --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
+    --save '' --appendonly no --repl-diskless-sync-delay 0 --dir "$dir/$port" --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
   wait_until 10 ping "$port" || { echo "Redis node $port did not start; see $dir/$port/redis.log" >&2; return 1; }
 }
 
+# Healthy: every node sees every slot served, and every replica holds its master's data (only a
+# replica that has synced can take over from its master).
+synced() { ! redis-cli -h 127.0.0.1 -p "$1" info replication 2>/dev/null | grep -q '^master_link_status:down'; }
 all_ok() {
-  for port in $ports; do cluster_ok "$port" || return 1; done
+  for port in $ports; do cluster_ok "$port" && synced "$port" || return 1; done
 }
 
 stop_nodes() {
@@ -63,6 +66,7 @@ case "$command" in
     ;;
   node)
     start_node "${4:?port}"
+    wait_until 30 synced "$4" || { echo "Redis node $4 did not sync with its master; see $dir/$4/redis.log" >&2; exit 1; }
     ;;
   stop)
     stop_nodes

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure Postgres and Redis answer at the hosts and ports of DATABASE_URL and REDIS_URL, and,
-# when NATS_URL is set (the test run sets it), a NATS server there too.
+# when NATS_URL is set (the test run sets it), a NATS server there too; when REDIS_CLUSTER_PORT is
+# set (the test run sets it), a local six-node Redis Cluster on that port and the five after it.
 # Order of attempts: already running; a development container when a Docker engine answers;
 # locally installed servers (NATS: installed with apt when missing and allowed); else stop with what
 # to install. Used by `npm run dev`, `npm test` and CI.
@@ -129,5 +130,13 @@ ensure Redis redis_up start_redis "$REDIS_HOST" "$REDIS_PORT" "${SERVICES_REDIS_
 if [ -n "${NATS_URL:-}" ]; then
   ensure NATS nats_up start_nats "$NATS_HOST" "$NATS_PORT" "${SERVICES_NATS_HINT:-NATS_URL}"
   echo "NATS ($NATS_HOST:$NATS_PORT) is up."
+fi
+if [ -n "${REDIS_CLUSTER_PORT:-}" ]; then
+  if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then
+    echo "A local Redis Cluster needs redis-server and redis-cli (Debian/Ubuntu: sudo apt install redis-server; macOS: brew install redis)." >&2
+    exit 1
+  fi
+  bash "$(dirname "$0")/redis-cluster.sh" start "$REDIS_CLUSTER_PORT" "${TMPDIR:-/tmp}/punctual-redis-cluster-$REDIS_CLUSTER_PORT"
+  echo "Redis Cluster (127.0.0.1:$REDIS_CLUSTER_PORT-$((REDIS_CLUSTER_PORT + 5))) is up."
 fi
 echo "Postgres ($PG_HOST:$PG_PORT) and Redis ($REDIS_HOST:$REDIS_PORT) are up."

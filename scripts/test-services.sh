@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs before `npm test`: makes sure the Postgres, Redis and NATS of the test run answer, starting local
+# Runs before `npm test`: makes sure the Postgres, Redis, Redis Cluster and NATS of the test run answer, starting local
 # ones the way `npm run dev` does or saying what to install, instead of a wall of ECONNREFUSED, and
 # that a Chromium is there for the console's browser specs.
 # The URLs come from test/test-env.ts (TEST_DATABASE_URL / TEST_REDIS_URL, else its defaults) and
@@ -11,6 +11,8 @@ read -r DATABASE_URL REDIS_URL < <(
   node -r ts-node/register/transpile-only -r tsconfig-paths/register -e "require('./test/test-env'); console.log(process.env.DATABASE_URL, process.env.REDIS_URL)"
 )
 NATS_URL="${TEST_NATS_URL:-nats://127.0.0.1:4222}"
+# The e2e-cluster tier runs on a local Redis Cluster (test/on-redis-cluster.ts), unless TEST_REDIS_CLUSTER_NODES names one.
+if [ -z "${TEST_REDIS_CLUSTER_NODES:-}" ]; then export REDIS_CLUSTER_PORT=7000; fi
 export DATABASE_URL REDIS_URL NATS_URL SERVICES_DATABASE_HINT=TEST_DATABASE_URL SERVICES_REDIS_HINT=TEST_REDIS_URL SERVICES_NATS_HINT=TEST_NATS_URL
 
 # The console's specs drive Debian's chromium package (test/support/console-browser.ts), installed

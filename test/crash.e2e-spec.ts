@@ -52,7 +52,7 @@ describe('Processes killed and stopped for real', () => {
   it("a worker killed while holding its tenant's only slot: the slot lapses with its claim, and both actions run, once each", async () => {
     const { id: tenant, key } = await tenantWithKey(stack.api.client.baseUrl, `one-slot-${Date.now().toString(36)}`, { maxConcurrency: 1 });
     const client = new SignedHttp<any>({ baseUrl: stack.api.client.baseUrl, ...key });
-    const parked = async () => (await stack.api.app.get(ActionQueues).redis()).zcard(`punctual-test:tenant-slots:{${tenant}}:parked`);
+    const parked = async () => (await stack.api.app.get(ActionQueues).redis()).zcard(`${process.env.QUEUE_PREFIX}:tenant-slots:{${tenant}}:parked`);
     const victim = await spawnApp('worker').ready(WORKER_READY);
     stack.receiver.holdNext(1);
     const held = (await client.post('/actions', httpAction('/slot-held'))).body;

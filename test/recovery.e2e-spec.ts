@@ -1,10 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import Redis from 'ioredis';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { emptyTables } from './support/fixtures';
 import { emptyQueues, queuedJobs } from './support/queue-state';
+import { flushRedis, keyCount, testRedis } from './support/test-redis';
 import { startWorker } from './support/worker-test-app';
 
 /** Fast promoter settings so recovery shows within a test's patience. */
@@ -14,7 +14,7 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
   let api: ApiTestApp;
   let worker: INestApplicationContext | undefined;
   const receiver = new HttpReceiver();
-  const redis = new Redis(process.env.REDIS_URL!);
+  const redis = testRedis();
 
   beforeAll(async () => {
     await receiver.start();
@@ -59,7 +59,7 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
       .items;
     const later = Date.now() + 2500;
     const future = (await api.client.post('/actions/batch', { items: Array.from({ length: 50 }, () => httpAction(later, '/flushed-future')) })).body.items;
-    await redis.flushdb();
+    await flushRedis(redis);
     expect(await queuedJobs(api.app)).toBe(0);
 
     worker = await startWorker({ env: FAST });
@@ -71,7 +71,7 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
   });
 
   it('10,000 actions due in a day add nothing to Redis; a longer horizon promotes them', async () => {
-    const keysBefore = await redis.dbsize();
+    const keysBefore = await keyCount(redis);
     for (let batch = 0; batch < 10; batch += 1) {
       const items = Array.from({ length: 1000 }, () => httpAction(Date.now() + 86_400_000, '/backlog'));
       expect((await api.client.post('/actions/batch', { items })).status).toBe(201);
@@ -79,7 +79,7 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
     worker = await startWorker({ env: FAST });
     await waitUntil('a promoter tick', async () => (await api.db.query(`SELECT promoted_until > now() AS ticked FROM scheduler_state`))[0].ticked);
     expect(await queuedJobs(api.app)).toBe(0);
-    expect(await redis.dbsize()).toBeLessThanOrEqual(keysBefore + 10); // queue bookkeeping only, nothing per action
+    expect(await keyCount(redis)).toBeLessThanOrEqual(keysBefore + 10); // queue bookkeeping only, nothing per action
     await worker.close();
 
     worker = await startWorker({ env: { ...FAST, SCHEDULE_HORIZON_MS: String(2 * 86_400_000) } });

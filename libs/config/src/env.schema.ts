@@ -134,6 +134,32 @@ const url = (protocols: string[]) =>
     `must be a ${protocols.join(' or ')}// URL`,
   );
 
+/**
+ * `REDIS_CLUSTER_NODES`: `host:port,…` (or `redis://`/`rediss://` URLs) → the URL of each node. A
+ * few nodes are enough: the client learns the rest from the cluster. The first entry's scheme,
+ * user and password apply to every node.
+ */
+const redisClusterNodes = z.string().transform((raw, ctx) => {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  if (entries.length === 0) ctx.addIssue({ code: 'custom', message: 'must list at least one node as host:port' });
+  return entries.map((entry, index) => {
+    const nodeUrl = entry.includes('://') ? entry : `redis://${entry}`;
+    let parsed: URL | null = null;
+    try {
+      parsed = new URL(nodeUrl);
+    } catch {
+      // reported below
+    }
+    if (!parsed || !['redis:', 'rediss:'].includes(parsed.protocol) || !parsed.hostname || !parsed.port || parsed.pathname.length > 1) {
+      ctx.addIssue({ code: 'custom', message: `entry ${index + 1} must be host:port (or a redis:// URL with a port and no database)` });
+    }
+    return nodeUrl;
+  });
+});
+
 /** Every environment variable Punctual reads, with its default. `.env.example` mirrors this list. */
 export const envSchema = z.object({
   // Only `production` changes anything: it refuses the example secrets of `.env.example`.
@@ -142,6 +168,7 @@ export const envSchema = z.object({
   DATABASE_POOL_SIZE: positiveInt.default(20),
   DATABASE_STATEMENT_TIMEOUT_MS: nonNegativeInt.default(30000),
   REDIS_URL: url(['redis:', 'rediss:']).default('redis://127.0.0.1:6379'),
+  REDIS_CLUSTER_NODES: redisClusterNodes.optional(),
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9_-]+$/, 'must be lowercase letters, digits, - or _')

@@ -7,3 +7,4 @@ export * from './log-levels';
 export * from './graceful-shutdown';
 export * from './transport-url';
 export * from './key-ring';
+export * from './redis-connection';

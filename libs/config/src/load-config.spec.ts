@@ -94,6 +94,27 @@ describe('loadConfig', () => {
     expect(config.message.transports).toEqual(new Map([['default', { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }]]));
   });
 
+  it('reads REDIS_CLUSTER_NODES as the cluster to use instead of REDIS_URL, its first node serving RPC and MESSAGE by default', () => {
+    const config = loadConfig({ ...minimal, REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, rediss://user:pw@10.0.0.2:7001 ' });
+    expect(config.redis).toEqual({
+      url: 'redis://10.0.0.1:7000',
+      clusterNodes: ['redis://10.0.0.1:7000', 'rediss://user:pw@10.0.0.2:7001'],
+      queuePrefix: 'punctual',
+    });
+    expect(config.rpc.transport).toEqual({ kind: 'redis', url: 'redis://10.0.0.1:7000' });
+    expect(config.message.transports.get('default')).toEqual({ kind: 'redis', url: 'redis://10.0.0.1:7000' });
+    expect(loadConfig(minimal).redis.clusterNodes).toBeNull();
+  });
+
+  it('refuses a cluster node without a port, with a database, or of another scheme, naming the entry', () => {
+    expect(configError({ ...minimal, REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' }).problems).toEqual([
+      'REDIS_CLUSTER_NODES entry 2 must be host:port (or a redis:// URL with a port and no database)',
+    ]);
+    expect(configError({ ...minimal, REDIS_CLUSTER_NODES: 'redis://10.0.0.1:7000/3' }).problems).toHaveLength(1);
+    expect(configError({ ...minimal, REDIS_CLUSTER_NODES: 'nats://10.0.0.1:7000' }).problems).toHaveLength(1);
+    expect(configError({ ...minimal, REDIS_CLUSTER_NODES: ' , ' }).problems).toEqual(['REDIS_CLUSTER_NODES must list at least one node as host:port']);
+  });
+
   it('reads RPC_TRANSPORT_URL (nats or off) and the named MESSAGE_TRANSPORTS, keeping a listed default', () => {
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc.transport).toEqual({ kind: 'nats', url: 'nats://127.0.0.1:4222' });
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();

@@ -34,9 +34,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     problems.push(`BACKOFF_BASE_MS (${env.BACKOFF_BASE_MS}) must not exceed BACKOFF_MAX_MS (${env.BACKOFF_MAX_MS})`);
   }
   if (problems.length) throw new ConfigError(problems);
+  const redis = redisSettings(env.REDIS_URL, env.REDIS_CLUSTER_NODES, env.QUEUE_PREFIX);
   return {
     database: { url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
-    redis: { url: env.REDIS_URL, queuePrefix: env.QUEUE_PREFIX },
+    redis,
     http: { port: env.PORT, trustProxy: env.TRUST_PROXY ?? false },
     auth: { apiKeys: env.API_KEYS, signatureWindowSeconds: 300 },
     admin: {
@@ -70,8 +71,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       httpPort: env.WORKER_HTTP_PORT,
     },
     outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
-    rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? env.REDIS_URL) },
-    message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, env.REDIS_URL) },
+    rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url) },
+    message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, redis.url) },
     secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],
     webhooks: {
       backoffDelaysMs: env.WEBHOOK_BACKOFF_DELAYS_MS,
@@ -88,6 +89,16 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
 }
 
 /** The configured transports, with `default` on `REDIS_URL` unless the list names one. */
+/**
+ * Punctual's Redis: one server, or a cluster's nodes. On a cluster, `url` is its first node, where
+ * the transports that default to Punctual's Redis publish and subscribe: Redis Cluster carries
+ * pub/sub messages to every node.
+ */
+function redisSettings(url: string, clusterNodes: readonly string[] | undefined, queuePrefix: string): PunctualConfig['redis'] {
+  if (!clusterNodes) return { url, clusterNodes: null, queuePrefix };
+  return { url: clusterNodes[0], clusterNodes, queuePrefix };
+}
+
 function messageTransports(listed: ReadonlyMap<string, TransportUrl> | undefined, redisUrl: string): ReadonlyMap<string, TransportUrl> {
   const transports = new Map(listed ?? []);
   if (!transports.has(DEFAULT_MESSAGE_TRANSPORT)) transports.set(DEFAULT_MESSAGE_TRANSPORT, { kind: 'redis', url: redisUrl });

@@ -18,7 +18,14 @@ export abstract class PunctualConfig {
     /** Postgres cancels a statement running longer than this (0: never), so a stuck query cannot hold a connection forever. */
     readonly statementTimeoutMs: number;
   };
-  abstract readonly redis: { readonly url: string; readonly queuePrefix: string };
+  abstract readonly redis: {
+    /** The Redis server; on a cluster, its first node (see `redisConnection`). */
+    readonly url: string;
+    /** The URLs of a Redis Cluster's nodes (`REDIS_CLUSTER_NODES`), or null for one server. */
+    readonly clusterNodes: readonly string[] | null;
+    /** Prefix of every key Punctual writes. */
+    readonly queuePrefix: string;
+  };
   abstract readonly http: {
     readonly port: number;
     /** The proxies whose X-Forwarded-* headers are believed (Express's `trust proxy`); false trusts none. */

@@ -60,7 +60,7 @@ export class ActionPromoter {
   /** A tick's Postgres part, on `manager`: a transaction holding the promoter lock. */
   async lead(manager: EntityManager): Promise<PromotionLead> {
     const served = await this.queues.typesWithWorkers();
-    const redisWasReset = await this.detectRedisReset();
+    const redisWasReset = await this.queues.markersWereMissing();
     if (redisWasReset) await this.schedule.resetWatermark(manager);
     const promoted = await this.promote(manager);
     const unknown = await this.schedule.dueOfUnknownType(manager, this.types.types(), BATCH_SIZE);
@@ -113,11 +113,5 @@ export class ActionPromoter {
     }
     await this.schedule.advanceWatermark(manager, watermark);
     return promoted;
-  }
-
-  /** Sets the marker if it is missing; a missing marker means Redis is new or lost its data. */
-  private async detectRedisReset(): Promise<boolean> {
-    const redis = await this.queues.redis();
-    return (await redis.set(`${this.config.redis.queuePrefix}:promoter-marker`, String(Date.now()), 'NX')) === 'OK';
   }
 }

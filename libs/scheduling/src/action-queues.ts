@@ -117,7 +117,19 @@ export class ActionQueues {
     return served.filter((type): type is string => type !== null);
   }
 
-  /** A Redis connection of the queues, for the promoter's own keys. */
+  /**
+   * Sets each queue's marker key where it is missing, and says whether one was: then the Redis
+   * holding that queue (its node, on a cluster) is new or lost its data. Each marker lives in its
+   * queue's hash slot, so losing any node's data is seen.
+   */
+  async markersWereMissing(): Promise<boolean> {
+    const set = await Promise.all(
+      [...this.queues.values()].map(async (queue) => (await queueClient(queue)).set(queue.toKey('promoter-marker'), String(Date.now()), 'NX')),
+    );
+    return set.some((reply) => reply === 'OK');
+  }
+
+  /** A Redis connection of the queues, for keys of Punctual's own beside them. */
   async redis(): Promise<Redis> {
     const [anyQueue] = this.queues.values();
     if (!anyQueue) throw new Error('No action-type queue is registered');

@@ -3,3 +3,4 @@ export * from './action-queues';
 export * from './action-scheduler';
 export * from './action-promoter';
 export * from './scheduling.module';
+export * from './queue-connection';

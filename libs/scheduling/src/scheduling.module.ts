@@ -1,13 +1,13 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
-import { redisOptionsFromUrl } from '@punctual/contract';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { bullmqTelemetry } from '@app/observability';
 import { ActionPromoter } from './action-promoter';
 import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
 import { ActionScheduler } from './action-scheduler';
+import { queueConnection } from './queue-connection';
 import { Clock } from '@app/domain';
 
 /** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
@@ -36,15 +36,20 @@ export class SchedulingModule {
           inject: [PunctualConfig],
           useFactory: (config: PunctualConfig) => ({
             // Producers fail fast when Redis is down; the reconciler queues the action later.
-            connection: { ...redisOptionsFromUrl(config.redis.url), enableOfflineQueue: false },
-            prefix: config.redis.queuePrefix,
+            connection: queueConnection(config.redis, { enableOfflineQueue: false }),
             // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
             // when Postgres or Redis is unreachable, and is tried again as the outage passes.
             defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
             telemetry: bullmqTelemetry(),
           }),
         }),
-        BullModule.registerQueue(...types.map((t) => ({ name: t.type }))),
+        BullModule.registerQueueAsync(
+          ...types.map((t) => ({
+            name: t.type,
+            inject: [PunctualConfig],
+            useFactory: (config: PunctualConfig) => ({ prefix: queuePrefixOf(config.redis.queuePrefix, t.type) }),
+          })),
+        ),
       ],
       providers: [
         {

@@ -8,3 +8,4 @@ export * from './wait-until';
 export * from './fulfillment-context';
 export * from './data-problems';
 export * from './prometheus-scrape';
+export * from './local-redis-cluster';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
+import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { WEBHOOK_QUEUE } from './webhook-job';
 
 /**
@@ -12,7 +13,13 @@ const QUIET_QUEUE = Symbol('QUIET_WEBHOOK_QUEUE');
 
 /** The webhook queue, on the Redis connection of `BullModule.forRootAsync`, which SchedulingModule registers. */
 @Module({
-  imports: [BullModule.registerQueue({ name: WEBHOOK_QUEUE })],
+  imports: [
+    BullModule.registerQueueAsync({
+      name: WEBHOOK_QUEUE,
+      inject: [PunctualConfig],
+      useFactory: (config: PunctualConfig) => ({ prefix: queuePrefixOf(config.redis.queuePrefix, WEBHOOK_QUEUE) }),
+    }),
+  ],
   providers: [{ provide: QUIET_QUEUE, inject: [getQueueToken(WEBHOOK_QUEUE)], useFactory: (queue: Queue) => queue.on('error', () => undefined) }],
   exports: [BullModule],
 })

@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { redisOptionsFromUrl } from '@punctual/contract';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 import { TenantLimits, TenantsRepository } from '@app/database';
 import { QuotaExceededError } from '../errors/quota.errors';
 
@@ -39,7 +37,7 @@ interface RateBatch {
 @Injectable()
 export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(TenantQuotas.name);
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
   private readonly read = new Map<string, { use: Promise<TenantUse>; at: number }>();
@@ -51,7 +49,7 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
     private readonly config: PunctualConfig,
     private readonly tenants: TenantsRepository,
   ) {
-    this.redis = new Redis({ ...redisOptionsFromUrl(config.redis.url), lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+    this.redis = redisConnection(config.redis, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     this.redis.on('error', () => undefined);
   }
 

@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { redisOptionsFromUrl } from '@punctual/contract';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 
 /** What counting one failed login did. */
 export interface CountedFailure {
@@ -25,7 +23,7 @@ export interface CountedFailure {
 @Injectable()
 export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AdminLogin');
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly limiter: RateLimiterRedis;
   readonly maxFailures: number;
   readonly blockSeconds: number;
@@ -35,8 +33,7 @@ export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
   constructor(config: PunctualConfig) {
     this.maxFailures = config.admin.login.maxFailures;
     this.blockSeconds = Math.ceil(config.admin.login.blockMs / 1000);
-    this.redis = new Redis({
-      ...redisOptionsFromUrl(config.redis.url),
+    this.redis = redisConnection(config.redis, {
       lazyConnect: true,
       // A command while Redis is away fails at once rather than holding an operator's request.
       enableOfflineQueue: false,

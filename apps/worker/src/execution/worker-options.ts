@@ -1,8 +1,9 @@
 import { WorkerOptions } from 'bullmq';
-import { redisOptionsFromUrl } from '@punctual/contract';
 import { FulfillmentOptions } from '@punctual/sdk';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, queuePrefixOf } from '@app/config';
+import { queueConnection } from '@app/scheduling';
 import { bullmqTelemetry } from '@app/observability';
+import { WEBHOOK_QUEUE } from '@app/webhooks';
 
 /** A delivery's claim, and its job's lock, outlive the attempt's timeout by this much, for recording its result. */
 const WEBHOOK_CLAIM_MARGIN_MS = 2000;
@@ -25,7 +26,10 @@ export function webhookClaimMs(config: PunctualConfig): number {
  * claim can be taken over by then.
  */
 export function workerOptions(config: PunctualConfig, queue: ConsumedQueue): WorkerOptions {
-  const common = { connection: { ...redisOptionsFromUrl(config.redis.url), maxRetriesPerRequest: null }, prefix: config.redis.queuePrefix };
+  const common = {
+    connection: queueConnection(config.redis, { maxRetriesPerRequest: null }),
+    prefix: queuePrefixOf(config.redis.queuePrefix, queue === 'webhooks' ? WEBHOOK_QUEUE : queue.actionType),
+  };
   if (queue === 'webhooks') {
     const claimMs = webhookClaimMs(config);
     // Delivery jobs are not traced. Set rather than left out: @nestjs/bullmq would give the worker the queue's telemetry.

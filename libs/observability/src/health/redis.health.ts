@@ -1,20 +1,17 @@
 import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
-import Redis from 'ioredis';
-import { redisOptionsFromUrl } from '@punctual/contract';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 
 /** Pings Redis on its own connection, failing within a second rather than queueing the command. */
 @Injectable()
 export class RedisHealthIndicator implements OnModuleDestroy {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
 
   constructor(
     private readonly indicators: HealthIndicatorService,
     config: PunctualConfig,
   ) {
-    this.redis = new Redis({
-      ...redisOptionsFromUrl(config.redis.url),
+    this.redis = redisConnection(config.redis, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

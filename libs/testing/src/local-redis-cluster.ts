@@ -1,0 +1,126 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { waitUntil } from './wait-until';
+
+const SCRIPT = join(__dirname, '..', '..', '..', 'scripts', 'redis-cluster.sh');
+const run = promisify(execFile);
+
+/** A node of the cluster as `CLUSTER NODES` reports it. */
+export interface ClusterNode {
+  readonly port: number;
+  readonly role: 'master' | 'replica';
+  /** The master's port, for a replica. */
+  readonly masterPort: number | null;
+}
+
+/**
+ * A six-node Redis Cluster (three masters, three replicas) of a test's or the soak's own, on ports
+ * `firstPort`..`firstPort + 5`, started by scripts/redis-cluster.sh: its nodes can be killed and
+ * restarted for real, to fail a master over or bring a replica back empty.
+ */
+export class LocalRedisCluster {
+  constructor(
+    readonly firstPort: number,
+    private readonly dir: string,
+  ) {}
+
+  /** The nodes' `host:port` list, for REDIS_CLUSTER_NODES. */
+  get nodes(): string {
+    return this.ports.map((port) => `127.0.0.1:${port}`).join(',');
+  }
+
+  private get ports(): number[] {
+    return Array.from({ length: 6 }, (_, i) => this.firstPort + i);
+  }
+
+  async start(): Promise<void> {
+    await run('bash', [SCRIPT, 'start', String(this.firstPort), this.dir]);
+  }
+
+  async stop(): Promise<void> {
+    await run('bash', [SCRIPT, 'stop', String(this.firstPort), this.dir]);
+  }
+
+  /** SIGKILLs a node: no goodbye to the cluster, as a crashed machine. */
+  kill(port: number): void {
+    process.kill(Number(readFileSync(join(this.dir, String(port), 'redis.pid'), 'utf8')), 'SIGKILL');
+  }
+
+  /** Starts a killed node again, empty (nodes keep nothing on disk): it rejoins and resyncs from its master. */
+  async restart(port: number): Promise<void> {
+    await run('bash', [SCRIPT, 'node', String(this.firstPort), this.dir, String(port)]);
+  }
+
+  /** The nodes as a live node sees them (failed ones left out). */
+  async topology(): Promise<ClusterNode[]> {
+    for (const port of this.ports) {
+      const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+      try {
+        await redis.connect();
+        return parseClusterNodes((await redis.call('CLUSTER', 'NODES')) as string);
+      } catch {
+        // a dead node: ask the next
+      } finally {
+        redis.disconnect();
+      }
+    }
+    throw new Error(`No node of the Redis Cluster on ${this.firstPort}-${this.firstPort + 5} answers`);
+  }
+
+  /** The port of the master serving `hashTag`'s slot. */
+  async masterOf(hashTag: string): Promise<number> {
+    const redis = new Redis({ port: this.firstPort, host: '127.0.0.1' });
+    try {
+      const slot = (await redis.call('CLUSTER', 'KEYSLOT', hashTag)) as number;
+      const shards = (await redis.call('CLUSTER', 'SLOTS')) as [number, number, [string, number]][];
+      const shard = shards.find(([from, to]) => slot >= from && slot <= to);
+      if (!shard) throw new Error(`No master serves slot ${slot}`);
+      return shard[2][1];
+    } finally {
+      redis.disconnect();
+    }
+  }
+
+  /** Waits until every slot is served again and every node agrees the cluster is healthy. */
+  async healthy(timeoutMs = 30_000): Promise<void> {
+    await waitUntil(
+      'the Redis Cluster to be healthy',
+      async () => {
+        const nodes = await this.topology();
+        if (nodes.filter((node) => node.role === 'master').length !== 3) return false;
+        const states = await Promise.all(nodes.map((node) => clusterState(node.port)));
+        return states.every((state) => state === 'ok');
+      },
+      timeoutMs,
+      200,
+    );
+  }
+}
+
+function parseClusterNodes(text: string): ClusterNode[] {
+  const lines = text.trim().split('\n');
+  const portOf = new Map(lines.map((line) => [line.split(' ')[0], Number(/:(\d+)@/.exec(line.split(' ')[1])![1])]));
+  return lines
+    .map((line) => line.split(' '))
+    .filter(([, , flags]) => !flags.includes('fail') && !flags.includes('noaddr'))
+    .map(([, address, flags, masterId]) => ({
+      port: Number(/:(\d+)@/.exec(address)![1]),
+      role: flags.includes('master') ? ('master' as const) : ('replica' as const),
+      masterPort: masterId === '-' ? null : (portOf.get(masterId) ?? null),
+    }));
+}
+
+async function clusterState(port: number): Promise<string | null> {
+  const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    return /cluster_state:(\w+)/.exec((await redis.call('CLUSTER', 'INFO')) as string)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    redis.disconnect();
+  }
+}
