@@ -16,6 +16,7 @@ import { RedeliveryRetries1763870001300 } from './migrations/1763870001300-redel
 import { HolidayCalendars1763870001400 } from './migrations/1763870001400-holiday-calendars';
 import { TenantScope1763870001500 } from './migrations/1763870001500-tenant-scope';
 import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-and-keys';
+import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly-partitions';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -33,6 +34,7 @@ export const MIGRATIONS = [
   HolidayCalendars1763870001400,
   TenantScope1763870001500,
   TenantsAndKeys1763870001600,
+  WeeklyPartitions1763870001700,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -1,8 +1,11 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { ActionStatus } from '@app/domain';
 import { ActionEntity } from './action.entity';
 
-/** One lifecycle event of an action: creation (`from` null), a status change, or a change by a client. */
+/**
+ * One lifecycle event of an action: creation (`from` null), a status change, or a change by a client.
+ * The table is partitioned by week of `at`, which is therefore part of the primary key.
+ */
 @Entity({ name: 'action_history' })
 @Index('idx_action_history_action', ['actionId', 'id'])
 @Index('idx_action_history_at', ['at'])
@@ -17,7 +20,7 @@ export class ActionHistoryEntity {
   @JoinColumn({ name: 'action_id' })
   action?: ActionEntity;
 
-  @Column({ type: 'timestamptz' })
+  @PrimaryColumn({ type: 'timestamptz' })
   at: Date;
 
   @Column({ name: 'from_status', type: 'varchar', length: 16, nullable: true })

@@ -136,11 +136,11 @@ export class WebhookDeliveriesRepository {
        ), claimed AS (
          UPDATE webhook_deliveries d SET claimed_until = now() + $3 * interval '1 millisecond'
          FROM (SELECT DISTINCT id FROM claimable) c WHERE d.id = c.id
-         RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id
+         RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id, d.event_created_at
        )
        SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
          e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.action
-       FROM claimed c JOIN webhook_events e ON e.id = c.event_id LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
+       FROM claimed c JOIN webhook_events e ON e.id = c.event_id AND e.created_at = c.event_created_at LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
       [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
     );
     const byId = new Map(rows.map((row) => [row.id as string, row]));

@@ -96,7 +96,7 @@ export class WebhooksRepository {
   /** Newest first, in keyset order after `after`. */
   deliveries(subscriptionId: string, limit: number, after?: { createdAt: Date; id: string }): Promise<DeliveryRecord[]> {
     return this.dataSource.query(
-      `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id
+      `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.created_at = d.event_created_at
        WHERE d.subscription_id = $1 AND ($3::timestamptz IS NULL OR (d.created_at, d.id) < ($3, $4::uuid))
        ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
       [subscriptionId, limit, after?.createdAt ?? null, after?.id ?? null],
@@ -117,7 +117,7 @@ export class WebhooksRepository {
       `UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL,
          attempts_before_redelivery = d.attempts
        FROM webhook_events e
-       WHERE e.id = d.event_id AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
+       WHERE e.id = d.event_id AND e.created_at = d.event_created_at AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
        RETURNING ${DELIVERY}`,
       [subscriptionId, deliveryId],
     );
@@ -136,14 +136,15 @@ export class WebhooksRepository {
   /** Stores a `webhook.test` event for this subscription alone; the outbox triggers add its delivery. */
   async addTestEvent(subscriptionId: string): Promise<DeliveryRecord> {
     return this.dataSource.transaction(async (manager) => {
-      const [event]: { id: string }[] = await manager.query(
+      // Its time as text: a Date would drop the microseconds its delivery's partition key holds.
+      const [event]: { id: string; created_at: string }[] = await manager.query(
         `INSERT INTO webhook_events (tenant_id, type, subscription_id)
-         SELECT tenant_id, 'webhook.test', id FROM webhook_subscriptions WHERE id = $1 RETURNING id`,
+         SELECT tenant_id, 'webhook.test', id FROM webhook_subscriptions WHERE id = $1 RETURNING id, created_at::text`,
         [subscriptionId],
       );
       const [delivery]: DeliveryRecord[] = await manager.query(
-        `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.event_id = $1`,
-        [event.id],
+        `SELECT ${DELIVERY} FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.created_at = d.event_created_at WHERE d.event_id = $1 AND d.event_created_at = $2::timestamptz`,
+        [event.id, event.created_at],
       );
       return delivery;
     });
