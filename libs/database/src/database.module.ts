@@ -12,6 +12,7 @@ import { LifecycleStore } from './lifecycle-store/lifecycle.store';
 import { GaugeRepository } from './repositories/gauge.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';
+import { PartitionsRepository } from './repositories/partitions.repository';
 import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
 import { WebhookDeliveriesRepository } from './repositories/webhook-deliveries.repository';
@@ -27,6 +28,7 @@ const REPOSITORIES = [
   GaugeRepository,
   HistoryRepository,
   NonceRepository,
+  PartitionsRepository,
   RetentionRepository,
   ScheduleRepository,
   TenantsRepository,

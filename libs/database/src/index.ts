@@ -23,6 +23,7 @@ export * from './repositories/hydrate';
 export * from './repositories/group-commit';
 export * from './repositories/schedule.repository';
 export * from './repositories/retention.repository';
+export * from './repositories/partitions.repository';
 export * from './database-unavailable';
 export * from './repositories/nonce.repository';
 export * from './repositories/webhooks.repository';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { LeaderTask, RetentionRepository } from '@app/database';
+import { LeaderTask, PartitionsRepository, PartitionUpkeep, RetentionRepository } from '@app/database';
 
 const BATCH_SIZE = 1000;
 /**
@@ -13,15 +13,27 @@ const NONCE_BATCH_SIZE = 10_000;
 const MAX_BATCHES_PER_RUN = 20;
 export const RETENTION_INTERVAL_MS = 60_000;
 
+/** What one run purged: rows deleted, and the weekly partitions made and dropped. */
+export interface Purged {
+  actions: number;
+  history: number;
+  webhookEvents: number;
+  idempotencyKeys: number;
+  partitions: PartitionUpkeep;
+}
+
 /**
- * Deletes finished actions and finished webhook deliveries RETENTION_DAYS after they finished,
- * expired idempotency keys and nonces, on the one worker holding the retention lock: a
- * session-level lock, so that the same worker purges run after run.
+ * Keeps the weekly partitions of the history and the webhook outbox (made ahead, dropped whole
+ * RETENTION_DAYS after their week ended), deletes finished actions RETENTION_DAYS after they
+ * finished, what outlived RETENTION_DAYS in the DEFAULT partitions, expired idempotency keys and
+ * nonces, on the one worker holding the retention lock: a session-level lock, so that the same
+ * worker purges run after run.
  */
 @Injectable()
 export class RetentionLoop extends LeaderTask<Client> {
   constructor(
     private readonly retention: RetentionRepository,
+    private readonly partitions: PartitionsRepository,
     private readonly config: PunctualConfig,
   ) {
     super({ name: 'Retention purge', intervalMs: RETENTION_INTERVAL_MS }, retention.lock);
@@ -31,17 +43,26 @@ export class RetentionLoop extends LeaderTask<Client> {
     return this.purge();
   }
 
-  /** Purges in batches until a batch comes back short, each batch a statement of its own on the pool. Returns what it deleted. */
-  async purge(): Promise<{ actions: number; idempotencyKeys: number; webhookEvents: number }> {
+  /** Purges in batches until a batch comes back short, each batch a statement of its own on the pool. Returns what it did. */
+  async purge(): Promise<Purged> {
     const days = this.config.scheduling.retentionDays;
+    const partitions = await this.partitions.upkeep(days);
     const actions = await this.drain(BATCH_SIZE, (size) => this.retention.purgeFinishedActions(days, size));
-    const webhookEvents = await this.drain(BATCH_SIZE, (size) => this.retention.purgeWebhookEvents(days, size));
+    const history = await this.drain(BATCH_SIZE, (size) => this.retention.purgeUnpartitionedHistory(days, size));
+    const webhookEvents = await this.drain(BATCH_SIZE, (size) => this.retention.purgeUnpartitionedWebhookEvents(days, size));
     const idempotencyKeys = await this.drain(BATCH_SIZE, (size) => this.retention.purgeExpiredIdempotencyKeys(size));
     await this.drain(NONCE_BATCH_SIZE, (size) => this.retention.purgeExpiredNonces(size));
-    if (actions + idempotencyKeys + webhookEvents > 0) {
-      this.logger.log(`Purged ${actions} finished action(s), ${webhookEvents} webhook event(s) and ${idempotencyKeys} expired idempotency key(s)`);
+    if (actions + history + webhookEvents + idempotencyKeys > 0) {
+      this.logger.log(
+        `Purged ${actions} finished action(s), ${history} history entries and ${webhookEvents} webhook event(s) outside the weekly partitions, and ${idempotencyKeys} expired idempotency key(s)`,
+      );
     }
-    return { actions, idempotencyKeys, webhookEvents };
+    if (partitions.created > 0 || partitions.dropped.length > 0) {
+      this.logger.log(`Made ${partitions.created} weekly partition(s) ahead; dropped ${partitions.dropped.join(', ') || 'none'}`);
+    }
+    // Every run until it goes: not worth a line each minute.
+    for (const { partition, reason } of partitions.kept) this.logger.debug(`Kept ${partition} past retention for now: ${reason}`);
+    return { actions, history, webhookEvents, idempotencyKeys, partitions };
   }
 
   private async drain(batchSize: number, batch: (size: number) => Promise<number>): Promise<number> {

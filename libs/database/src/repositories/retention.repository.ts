@@ -8,8 +8,9 @@ import { SessionLock } from '../leadership/advisory-lock';
 const RETENTION_LOCK = 0x72657465;
 
 /**
- * Deletes what has outlived its retention, one short statement per batch on the pool so no
- * statement holds long locks. The retention task purges on the one process whose own Postgres
+ * Deletes, row by row, what has outlived its retention outside the weekly partitions (which
+ * PartitionsRepository drops whole), one short statement per batch on the pool so no statement
+ * holds long locks. The retention task purges on the one process whose own Postgres
  * session holds `lock` (see SessionLock); concurrent purges would be correct, only wasted.
  */
 @Injectable()
@@ -34,17 +35,39 @@ export class RetentionRepository {
   }
 
   /**
-   * One batch of webhook events older than `retentionDays` with no delivery still pending (their
-   * deliveries go with them, by cascade): deliveries are kept as long as finished actions.
+   * One batch of history entries older than `retentionDays` in the DEFAULT partition: entries
+   * written while their week had no partition. Every week with one is dropped whole instead
+   * (PartitionsRepository).
    */
-  async purgeWebhookEvents(retentionDays: number, batchSize: number): Promise<number> {
+  async purgeUnpartitionedHistory(retentionDays: number, batchSize: number): Promise<number> {
     return this.deleteBatch(
-      `DELETE FROM webhook_events WHERE id IN (
-         SELECT e.id FROM webhook_events e WHERE e.created_at < now() - make_interval(days => $1)
-           AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.status = 'PENDING')
-         ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM action_history_default WHERE ctid = ANY(ARRAY(
+         SELECT ctid FROM action_history_default WHERE at < now() - make_interval(days => $1)
+         ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
       [retentionDays, batchSize],
     );
+  }
+
+  /**
+   * One batch of webhook events older than `retentionDays` in the DEFAULT partition with no
+   * delivery still pending, with their deliveries: deliveries are kept as long as finished actions.
+   * Every week with a partition is dropped whole instead (PartitionsRepository).
+   */
+  async purgeUnpartitionedWebhookEvents(retentionDays: number, batchSize: number): Promise<number> {
+    const [{ count }]: { count: number }[] = await this.dataSource.query(
+      `WITH gone AS (
+         DELETE FROM webhook_events_default WHERE id IN (
+           SELECT e.id FROM webhook_events_default e WHERE e.created_at < now() - make_interval(days => $1)
+             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.event_created_at = e.created_at AND d.status = 'PENDING')
+           ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING id, created_at
+       ), deliveries AS (
+         DELETE FROM webhook_deliveries d USING gone WHERE d.event_id = gone.id AND d.event_created_at = gone.created_at
+       )
+       SELECT count(*)::int AS count FROM gone`,
+      [retentionDays, batchSize],
+    );
+    return count;
   }
 
   /** One batch of idempotency keys past their 24 h. */
