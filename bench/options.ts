@@ -9,6 +9,7 @@ export const WORKLOADS = [
   'webhooks',
   'backlogMemory',
   'boundedReads',
+  'yearOfHistory',
   'occurrenceCost',
   'cronFiring',
   'calendarChange',

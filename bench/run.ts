@@ -21,6 +21,7 @@ import { cronFiring, occurrenceCost, OccurrenceCost } from './workloads/calendar
 import { fairness, FairnessFigures } from './workloads/fairness';
 import { BULLMQ_INGEST, bullmqIngest, ingest, IngestFigures, rpcIngest } from './workloads/ingest';
 import { boundedReads, ReadFigures } from './workloads/reads';
+import { YearFigures, yearOfHistory } from './workloads/history-year';
 import { calendarChange, CalendarChangeFigures } from './workloads/holiday-calendars';
 import { ObservabilityFigures, observabilityCost } from './workloads/observability';
 import { CpuPerAction } from './proc-cpu';
@@ -150,6 +151,7 @@ const RUN: Record<Workload, (context: Context) => Promise<void>> = {
     report('webhooks', { workers: 1, jobs: SIZES.burst, ...(await webhookThroughput(client, stores, 1, SIZES.burst)) }),
   backlogMemory: ({ client, stores }) => backlogMemory(client, stores),
   boundedReads: async ({ client, stores }) => report('boundedReads', await boundedReads(client, stores, SIZES.reads)),
+  yearOfHistory: async ({ client, stores }) => report('yearOfHistory', await yearOfHistory(client, stores, SIZES.year)),
   occurrenceCost: async () => report('occurrenceCost', { schedules: occurrenceCost(SIZES.calendars.calls) }),
   cronFiring: async ({ client, stores }) =>
     report('cronFiring', {
@@ -263,6 +265,20 @@ const ROWS: Record<Workload, () => Row[]> = {
         'p99 ≤ 50 ms',
       ],
       [`first history page (1,000 of ${reads.historyEntries.toLocaleString('en')} entries)`, latency(reads.historyFirstPage), 'p99 ≤ 20 ms'],
+    ];
+  },
+  yearOfHistory: () => {
+    const year = find<YearFigures>('yearOfHistory')!;
+    const latency = (f: { p50Ms: number; p99Ms: number }) => `p99 ${f.p99Ms} ms (p50 ${f.p50Ms} ms)`;
+    const count = (n: number) => n.toLocaleString('en');
+    const state = (reads: YearFigures['yearKept']) => `${count(reads.historyEntries)} history entries in ${reads.historyPartitions} partitions`;
+    const kept = `a year kept (${state(year.yearKept)})`;
+    const after = `after the default ${year.retentionDays}-day retention dropped ${year.upkeep.droppedPartitions} partitions in ${year.upkeep.ms} ms (${state(year.afterRetention)})`;
+    return [
+      [`GET /actions/stats at ${count(year.actions)} actions, ${kept}`, latency(year.yearKept.stats), 'p99 ≤ 50 ms'],
+      [`first history page of a TEN_MINS action, ${kept}`, latency(year.yearKept.historyFirstPage), 'p99 ≤ 20 ms'],
+      [`GET /actions/stats at ${count(year.actions)} actions, ${after}`, latency(year.afterRetention.stats), 'p99 ≤ 50 ms'],
+      [`first history page of a TEN_MINS action, ${after}`, latency(year.afterRetention.historyFirstPage), 'p99 ≤ 20 ms'],
     ];
   },
   occurrenceCost: () =>

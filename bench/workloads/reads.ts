@@ -35,7 +35,7 @@ const STATUSES = ['PENDING', 'IN_PROGRESS', 'COMPLETED', 'FAILED', 'NO_ACTION'];
 const UNFOLDED_DELTAS = 4_000;
 const WARM_UP_REQUESTS = 50;
 
-async function latencies(requests: number, send: () => Promise<{ status: number }>): Promise<LatencyFigures> {
+export async function latencies(requests: number, send: () => Promise<{ status: number }>): Promise<LatencyFigures> {
   const times: number[] = [];
   for (let i = 0; i < WARM_UP_REQUESTS + requests; i += 1) {
     const t0 = performance.now();
@@ -48,6 +48,16 @@ async function latencies(requests: number, send: () => Promise<{ status: number 
   return { p50Ms: round(percentile(times, 50)), p99Ms: round(percentile(times, 99)), maxMs: round(times[times.length - 1]) };
 }
 
+/** `count` actions spread over three types and the five statuses, far in the future so nothing runs, written by SQL. */
+export async function fillActions(stores: Stores, count: number): Promise<void> {
+  await stores.db.query(
+    `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data)
+     SELECT gen_random_uuid(), 'default', ($2::text[])[1 + i % 3], ($3::text[])[1 + i % 5], t, t, t, '{}'::jsonb
+     FROM generate_series(1, $1::int) i, LATERAL (SELECT now() + interval '30 days' + i * interval '1 second' AS t) due`,
+    [count, TYPES, STATUSES],
+  );
+}
+
 /**
  * Reads that must stay bounded however large the tables grow: stats over `actions` rows and the
  * first history page of an action with `historyEntries` entries. The rows are written by SQL in a
@@ -56,12 +66,7 @@ async function latencies(requests: number, send: () => Promise<{ status: number 
 export async function boundedReads(client: BenchClient, stores: Stores, sizes: ReadSizes): Promise<ReadFigures> {
   await stores.reset();
   const filling = performance.now();
-  await stores.db.query(
-    `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data)
-     SELECT gen_random_uuid(), 'default', ($2::text[])[1 + i % 3], ($3::text[])[1 + i % 5], t, t, t, '{}'::jsonb
-     FROM generate_series(1, $1::int) i, LATERAL (SELECT now() + interval '30 days' + i * interval '1 second' AS t) due`,
-    [sizes.actions, TYPES, STATUSES],
-  );
+  await fillActions(stores, sizes.actions);
   const created = await client.post<{ id: string }>('/actions', { action: BENCH_NOOP.type, executionTime: Date.now() + 30 * 86_400_000, data: {} });
   await stores.db.query(
     `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
