@@ -73,7 +73,7 @@ module.exports = {
       displayName: 'e2e-cluster',
       testRegex: ON_REDIS_CLUSTER.map((path) => `/${escapeRegex(path)}$`),
       setupFiles: [...shared.setupFiles, '<rootDir>/test/on-redis-cluster.ts'],
-      globalSetup: '<rootDir>/test/global-setup.ts',
+      globalSetup: '<rootDir>/test/global-setup-cluster.ts',
     },
   ],
 };

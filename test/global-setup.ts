@@ -6,8 +6,11 @@ import { Client } from 'pg';
 import { migrate } from '../libs/database/src/migrate';
 
 /** Creates and migrates the test database once per run; specs empty the tables they use. */
-export default async function globalSetup(): Promise<void> {
-  const url = process.env.DATABASE_URL!;
+export default function globalSetup(): Promise<void> {
+  return prepareDatabase(process.env.DATABASE_URL!);
+}
+
+export async function prepareDatabase(url: string): Promise<void> {
   await migrate(url);
   const client = new Client({ connectionString: url });
   await client.connect();
