@@ -13,8 +13,9 @@ export class BenchClient {
     private readonly key: { keyId: string; secret: string },
   ) {}
 
-  post<T = any>(path: string, body: unknown): Promise<{ status: number; body: T }> {
-    return this.send('POST', path, JSON.stringify(body));
+  /** `headers` adds to the signed ones, e.g. an `Idempotency-Key` that makes a create safe to send again. */
+  post<T = any>(path: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+    return this.send('POST', path, JSON.stringify(body), headers);
   }
 
   put<T = any>(path: string, body: unknown): Promise<{ status: number; body: T }> {
@@ -25,8 +26,9 @@ export class BenchClient {
     return this.send('GET', path, '');
   }
 
-  private send<T>(method: string, path: string, raw: string): Promise<{ status: number; body: T }> {
+  private send<T>(method: string, path: string, raw: string, extra: Record<string, string> = {}): Promise<{ status: number; body: T }> {
     const headers = {
+      ...extra,
       'content-type': 'application/json',
       'content-length': String(Buffer.byteLength(raw)),
       ...signRequest({ ...this.key, method, pathWithQuery: path, body: raw }),
@@ -36,7 +38,14 @@ export class BenchClient {
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T }));
+        response.on('error', reject); // the process answering died mid-answer
+        response.on('end', () => {
+          try {
+            resolve({ status: response.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T });
+          } catch (error) {
+            reject(error instanceof Error ? error : new Error(String(error))); // a proxy or a dying process may answer something that is not JSON
+          }
+        });
       });
       outgoing.on('error', reject);
       outgoing.end(raw);

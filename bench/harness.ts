@@ -1,4 +1,3 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import { AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -7,16 +6,11 @@ import { Queue } from 'bullmq';
 import { redisOptionsFromUrl } from '@punctual/contract';
 import { queuePrefixOf } from '@app/config';
 import { migrate } from '@app/database';
-import { waitUntil } from '@app/testing';
 import { BENCH_NOOP } from './apps/noop-action-type';
 import { BenchClient } from './bench-client';
 import { BENCH_ENV } from './bench-env';
-import { track } from './child-processes';
+import { BuiltProcess } from './child-processes';
 import { parentPid, processName, ProcessGroups } from './proc-cpu';
-
-const ROOT = join(__dirname, '..');
-/** The apps run as the image and `npm run start:*` run them (NODE_OPTIONS in the Dockerfile). */
-const RUNTIME_FLAGS = ['--max-semi-space-size=64'];
 
 export const BENCH_KEY = { keyId: 'bench', secret: 'bench-secret-0123456789' };
 /** A key of another tenant (`bench-other`); BENCH_KEY's tenant is `default`. */
@@ -24,49 +18,11 @@ export const BENCH_OTHER_TENANT_KEY = { keyId: 'bench-other', secret: 'bench-oth
 
 /**
  * A built API or worker process with the benchmark's no-op action type (`nest build bench`).
- * It logs at `log` only until ready, then the benchmark reads nothing more from it.
+ * It logs at `warn`, and the benchmark reads nothing from it once it is ready.
  */
-export class BenchProcess {
-  private readonly child: ChildProcess;
-  private output = '';
-
+export class BenchProcess extends BuiltProcess {
   constructor(app: 'api' | 'worker', env: Record<string, string> = {}) {
-    const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? []; // e.g. --cpu-prof
-    this.child = track(
-      spawn(process.execPath, [...RUNTIME_FLAGS, ...flags, join(ROOT, 'dist', 'bench', 'apps', `${app}.js`)], {
-        cwd: ROOT,
-        env: { ...process.env, ...BENCH_ENV, LOG_LEVEL: 'warn', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    );
-    const keep = (chunk: Buffer) => (this.output = (this.output + chunk.toString()).slice(-20_000));
-    this.child.stdout!.on('data', keep);
-    this.child.stderr!.on('data', keep);
-  }
-
-  /** Waits until the process answers `probe`, or fails with its output. */
-  async ready(probe: () => Promise<boolean>): Promise<this> {
-    await waitUntil(
-      'benchmark process ready',
-      async () => {
-        if (this.child.exitCode !== null) throw new Error(`benchmark process exited:\n${this.output}`);
-        return probe().catch(() => false);
-      },
-      30_000,
-      100,
-    );
-    return this;
-  }
-
-  get pid(): number {
-    return this.child.pid!;
-  }
-
-  async stop(): Promise<void> {
-    if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
-    this.child.kill('SIGTERM');
-    await exited;
+    super(join('dist', 'bench', 'apps', `${app}.js`), { ...BENCH_ENV, LOG_LEVEL: 'warn', ...env });
   }
 }
 
@@ -170,9 +126,4 @@ export class Stores {
     await this.db.end();
     this.redis.disconnect();
   }
-}
-
-export function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }

@@ -3,7 +3,8 @@ import { Frequency, Schedule, nextOccurrence } from '@app/domain';
 import { waitUntil } from '@app/testing';
 import { BENCH_NOOP } from '../apps/noop-action-type';
 import { BenchClient } from '../bench-client';
-import { percentile, startWorkers, Stores } from '../harness';
+import { startWorkers, Stores } from '../harness';
+import { percentile } from '../percentile';
 import { LagFigures, lagFigures } from './scheduling';
 
 /** Cost of one next-occurrence computation, in µs. */

@@ -1,5 +1,6 @@
 import { BenchClient } from '../bench-client';
-import { percentile, Stores } from '../harness';
+import { Stores } from '../harness';
+import { percentile } from '../percentile';
 
 export interface CalendarChangeSizes {
   /** Repeating actions naming the calendar. */

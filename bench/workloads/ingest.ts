@@ -2,7 +2,8 @@ import { PunctualClient } from '@punctual/client';
 import { stopBaselineProcess } from '../baselines/baseline-process';
 import { obliterateIngestJobs, startIngestServer } from '../baselines/bullmq-ingest-server';
 import { BenchClient } from '../bench-client';
-import { BENCH_KEY, freePort, percentile, Stores } from '../harness';
+import { BENCH_KEY, freePort, Stores } from '../harness';
+import { percentile } from '../percentile';
 import { CpuPerAction, cpuDuring, cpuPerAction, ProcessGroups } from '../proc-cpu';
 
 /** The processes a create runs through: the API's, and the store servers working for it. */

@@ -1,4 +1,5 @@
-import { Stores, percentile, startApi } from '../harness';
+import { Stores, startApi } from '../harness';
+import { percentile } from '../percentile';
 import { processCpuMs } from '../proc-cpu';
 import { singleCreates } from './ingest';
 import { throughput } from './scheduling';

@@ -1,6 +1,7 @@
 import { BENCH_NOOP } from '../apps/noop-action-type';
 import { BenchClient } from '../bench-client';
-import { percentile, Stores } from '../harness';
+import { Stores } from '../harness';
+import { percentile } from '../percentile';
 
 export interface ReadSizes {
   /** Actions in the table while stats are read. */

@@ -1,5 +1,5 @@
 import { waitUntil } from '@app/testing';
-import { percentile } from '../harness';
+import { percentile } from '../percentile';
 import { CpuPerAction, cpuDuring, cpuPerAction, withMachineCpu } from '../proc-cpu';
 import { RunningSystem, System, SystemProcesses } from './systems';
 

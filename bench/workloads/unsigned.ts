@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { percentile } from '../harness';
+import { percentile } from '../percentile';
 import { processCpuMs } from '../proc-cpu';
 
 export interface UnsignedSizes {
