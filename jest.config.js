@@ -57,7 +57,7 @@ module.exports = {
     {
       ...shared,
       displayName: 'unit',
-      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test'],
+      roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/test', '<rootDir>/soak'],
       testRegex: '\\.spec\\.ts$',
       testPathIgnorePatterns: ['/node_modules/', '/dist/', ...servicePatterns],
     },
