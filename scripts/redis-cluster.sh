@@ -4,7 +4,8 @@
 #   redis-cluster.sh start FIRST DIR    starts the nodes that are not running and forms the cluster once
 #   redis-cluster.sh node FIRST DIR P   starts node P alone (again, after it was killed): it rejoins
 #   redis-cluster.sh stop FIRST DIR     stops the nodes by their pid files
-# Nodes fail over after 2 s without their master (cluster-node-timeout), so tests need not wait long.
+# A replica takes over 2 s after its master stops answering (cluster-node-timeout), however long ago
+# it last heard from it (cluster-replica-validity-factor 0), so tests need not wait long.
 set -euo pipefail
 
 command=${1:?usage: redis-cluster.sh start|node|stop FIRST DIR [PORT]}
@@ -29,7 +30,7 @@ start_node() {
   ping "$port" && return 0
   redis-server --port "$port" --bind 127.0.0.1 --daemonize yes \
     --cluster-enabled yes --cluster-config-file "$dir/$port/nodes.conf" --cluster-node-timeout 2000 \
-    --save '' --appendonly no --repl-diskless-sync-delay 0 --dir "$dir/$port" --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
+    --cluster-replica-validity-factor 0 --save '' --appendonly no --repl-diskless-sync-delay 0 --dir "$dir/$port" --pidfile "$dir/$port/redis.pid" --logfile "$dir/$port/redis.log"
   wait_until 10 ping "$port" || { echo "Redis node $port did not start; see $dir/$port/redis.log" >&2; return 1; }
 }
 

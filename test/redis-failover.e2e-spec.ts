@@ -55,10 +55,10 @@ describe('A Redis Cluster master dies with actions due across it (contract §14)
     // The master holding the HTTP_REQUEST queue's hash slot: its jobs, locks and markers die with it.
     const victim = await cluster.masterOf('HTTP_REQUEST');
     await waitUntil('the first actions to run', () => receiver.callsTo('/failover').length >= 10, 20_000);
-    cluster.kill(victim);
+    const failedOver = cluster.failOver(victim);
     // Created while the queue has no master: stored in Postgres, queued once the reconciler finds them overdue.
     actions.push(...(await create(DURING, 2_000)));
-    await waitUntil('a replica to take the master over', async () => (await cluster.topology()).every((node) => node.port !== victim), 30_000);
+    await failedOver;
     await cluster.healthy();
 
     await waitUntil(
@@ -79,11 +79,6 @@ describe('A Redis Cluster master dies with actions due across it (contract §14)
     expect(early).toEqual([]);
 
     // The old master comes back empty, as a replica of its successor.
-    await cluster.restart(victim);
-    await waitUntil(
-      'the old master to rejoin as a replica',
-      async () => (await cluster.topology()).find((node) => node.port === victim)?.role === 'replica',
-      30_000,
-    );
+    await cluster.restartAsReplica(victim);
   }, 240_000);
 });

@@ -50,22 +50,48 @@ export class LocalRedisCluster {
   }
 
   /** Starts a killed node again, empty (nodes keep nothing on disk): it rejoins and resyncs from its master. */
-  async restart(port: number): Promise<void> {
+  private async restart(port: number): Promise<void> {
     await run('bash', [SCRIPT, 'node', String(this.firstPort), this.dir, String(port)]);
+  }
+
+  /**
+   * Kills a master once its replicas hold its data, and waits for one of them to take its slots;
+   * returns that replica's port. The killed node stays down until `restartAsReplica`.
+   */
+  async failOver(masterPort: number, timeoutMs = 60_000): Promise<number> {
+    const replicas = (await this.topology()).filter((node) => node.masterPort === masterPort);
+    await Promise.all(replicas.map((replica) => this.replicating(replica.port, timeoutMs)));
+    this.kill(masterPort);
+    const successor = await waitUntil(
+      `a replica of ${masterPort} to take over`,
+      async () => (await this.topology()).find((node) => node.role === 'master' && replicas.some((replica) => replica.port === node.port)),
+      timeoutMs,
+      200,
+    );
+    return successor.port;
+  }
+
+  /** Restarts a killed node and waits until it replicates its new master. */
+  async restartAsReplica(port: number, timeoutMs = 60_000): Promise<void> {
+    await this.restart(port);
+    await this.replicating(port, timeoutMs);
+  }
+
+  /** Waits until the node on `port` is a replica in sync with its master. */
+  private async replicating(port: number, timeoutMs: number): Promise<void> {
+    await waitUntil(
+      `node ${port} to replicate its master`,
+      async () => /master_link_status:up/.test((await ask(port, 'INFO', 'replication')) ?? ''),
+      timeoutMs,
+      200,
+    );
   }
 
   /** The nodes as a live node sees them (failed ones left out). */
   async topology(): Promise<ClusterNode[]> {
     for (const port of this.ports) {
-      const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      try {
-        await redis.connect();
-        return parseClusterNodes((await redis.call('CLUSTER', 'NODES')) as string);
-      } catch {
-        // a dead node: ask the next
-      } finally {
-        redis.disconnect();
-      }
+      const nodes = await ask(port, 'CLUSTER', 'NODES');
+      if (nodes !== null) return parseClusterNodes(nodes);
     }
     throw new Error(`No node of the Redis Cluster on ${this.firstPort}-${this.firstPort + 5} answers`);
   }
@@ -91,8 +117,8 @@ export class LocalRedisCluster {
       async () => {
         const nodes = await this.topology();
         if (nodes.filter((node) => node.role === 'master').length !== 3) return false;
-        const states = await Promise.all(nodes.map((node) => clusterState(node.port)));
-        return states.every((state) => state === 'ok');
+        const states = await Promise.all(nodes.map((node) => ask(node.port, 'CLUSTER', 'INFO')));
+        return states.every((state) => state?.includes('cluster_state:ok'));
       },
       timeoutMs,
       200,
@@ -113,11 +139,12 @@ function parseClusterNodes(text: string): ClusterNode[] {
     }));
 }
 
-async function clusterState(port: number): Promise<string | null> {
+/** One node's answer to one command, or null when it does not answer: a dead node is a normal state here. */
+async function ask(port: number, ...command: string[]): Promise<string | null> {
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   try {
     await redis.connect();
-    return /cluster_state:(\w+)/.exec((await redis.call('CLUSTER', 'INFO')) as string)?.[1] ?? null;
+    return (await redis.call(command[0], ...command.slice(1))) as string;
   } catch {
     return null;
   } finally {
