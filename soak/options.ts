@@ -1,8 +1,3 @@
-import { envSchema } from '../libs/config/src/env.schema';
-
-/** Whether these apps can use a Redis Cluster (REDIS_CLUSTER_NODES): the soak then runs on one by default. */
-export const APPS_READ_CLUSTER_NODES = 'REDIS_CLUSTER_NODES' in envSchema.shape;
-
 /** How one soak runs: `npm run soak -- [--quick] [--minutes N] [--rate N] [--redis single|cluster] [--seed N]`. */
 export interface SoakOptions {
   quick: boolean;
@@ -10,7 +5,7 @@ export interface SoakOptions {
   minutes: number;
   /** Creates per second, spread over both APIs. */
   rate: number;
-  /** A Redis Cluster of the soak's own (the default, when the apps support one), or a database of the shared Redis. */
+  /** A Redis Cluster of the soak's own (the default), or a database of the shared Redis. */
   redis: 'single' | 'cluster';
   /** Seeds the mix of actions and the chaos, so a failing run can be repeated. */
   seed: number;
@@ -45,8 +40,7 @@ function parseOptions(argv: string[]): SoakOptions {
       given.redis = redis;
     } else throw new Error(`unknown option ${argv[i]}`);
   }
-  if (given.redis === 'cluster' && !APPS_READ_CLUSTER_NODES) throw new Error('--redis cluster: these apps do not read REDIS_CLUSTER_NODES yet');
-  return { quick, ...(quick ? QUICK : FULL), redis: APPS_READ_CLUSTER_NODES ? 'cluster' : 'single', seed: Math.floor(Math.random() * 2 ** 31), ...given };
+  return { quick, ...(quick ? QUICK : FULL), redis: 'cluster', seed: Math.floor(Math.random() * 2 ** 31), ...given };
 }
 
 /** This process's command line; a usage error ends it with the message alone. */
