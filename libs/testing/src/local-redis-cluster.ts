@@ -142,6 +142,7 @@ function parseClusterNodes(text: string): ClusterNode[] {
 /** One node's answer to one command, or null when it does not answer: a dead node is a normal state here. */
 async function ask(port: number, ...command: string[]): Promise<string | null> {
   const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  redis.on('error', () => undefined); // the refused connect rejects below too
   try {
     await redis.connect();
     return (await redis.call(command[0], ...command.slice(1))) as string;
