@@ -79,12 +79,13 @@ describe('Postgres is the source of truth: lost jobs, Redis loss and the horizon
     worker = await startWorker({ env: FAST });
     await waitUntil('a promoter tick', async () => (await api.db.query(`SELECT promoted_until > now() AS ticked FROM scheduler_state`))[0].ticked);
     expect(await queuedJobs(api.app)).toBe(0);
-    expect(await keyCount(redis)).toBeLessThanOrEqual(keysBefore + 10); // queue bookkeeping only, nothing per action
+    // Queue bookkeeping only (a few keys for each of the queues: metadata, events, the promoter's marker), never one per action.
+    expect(await keyCount(redis)).toBeLessThanOrEqual(keysBefore + 40);
     await worker.close();
 
     worker = await startWorker({ env: { ...FAST, SCHEDULE_HORIZON_MS: String(2 * 86_400_000) } });
-    await waitUntil('all 10,000 to be promoted', async () => (await queuedJobs(api.app)) === 10_000, 20_000);
-  });
+    await waitUntil('all 10,000 to be promoted', async () => (await queuedJobs(api.app)) === 10_000, 30_000, 500);
+  }, 90_000);
 
   it('actions beyond the horizon are promoted as they enter it, then run on time', async () => {
     await emptyTables(api.db);
