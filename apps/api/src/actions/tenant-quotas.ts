@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 import { TenantLimits, TenantsRepository } from '@app/database';
@@ -10,6 +11,8 @@ import { QuotaExceededError } from '../errors/quota.errors';
  * API processes created within one read.
  */
 const TENANT_READ_MS = 1000;
+/** Tenants whose last read a process keeps; the least recently used beyond this are read again when next asked. */
+const CACHED_TENANTS = 10_000;
 /** Bursts: a tenant may create this many seconds' worth of its rate at once. */
 const BURST_SECONDS = 10;
 /** What a tenant over its active-actions limit is told to wait: actions end on their own schedule. */
@@ -40,7 +43,8 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: RedisClient;
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
-  private readonly read = new Map<string, { use: Promise<TenantUse>; at: number }>();
+  /** One read per tenant at a time: the creates of a burst all ask at once, and share the same read. */
+  private readonly uses: LRUCache<string, TenantUse>;
   /** Creates waiting to be counted against a tenant's rate, by rate and tenant. */
   private readonly rateBatches = new Map<string, RateBatch>();
   private unreachable = false;
@@ -51,6 +55,14 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.redis = redisConnection(config.redis, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     this.redis.on('error', () => undefined);
+    this.uses = new LRUCache({
+      max: CACHED_TENANTS,
+      ttl: TENANT_READ_MS,
+      fetchMethod: async (id) => {
+        const tenant = await this.tenants.find(id);
+        return { limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0 };
+      },
+    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -63,7 +75,7 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
 
   /** Refuses (429, nothing stored) `count` creates that would take the tenant over its rate or its active actions. */
   async admit(tenantId: string, count: number): Promise<void> {
-    const use = await this.useOf(tenantId);
+    const use = await this.uses.forceFetch(tenantId);
     const maxActive = use.limits?.maxActiveActions ?? this.config.tenantDefaults.maxActiveActions;
     const active = use.active;
     if (active + count > maxActive) {
@@ -151,16 +163,6 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
       this.limiters.set(rate, limiter);
     }
     return limiter;
-  }
-
-  /** One read per tenant at a time: the creates of a burst all ask at once, and share the same read. */
-  private useOf(id: string): Promise<TenantUse> {
-    const cached = this.read.get(id);
-    if (cached && Date.now() - cached.at < TENANT_READ_MS) return cached.use;
-    const use = this.tenants.find(id).then((tenant) => ({ limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0 }));
-    this.read.set(id, { use, at: Date.now() });
-    use.catch(() => this.read.get(id)?.use === use && this.read.delete(id));
-    return use;
   }
 
   private reportUnreachable(error: Error): void {

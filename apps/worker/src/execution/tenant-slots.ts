@@ -1,11 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
+import { LRUCache } from 'lru-cache';
 import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
 import { ActionJobData, ActionQueues } from '@app/scheduling';
 
 /** A tenant's limit is read at most this often per worker process. */
 const LIMIT_READ_MS = 2000;
+/** Tenants whose limit a worker keeps; the least recently used beyond this are read again when next asked. */
+const CACHED_TENANTS = 10_000;
 /** Renewals per lease: a slot outlives one missed renewal. */
 const RENEWALS_PER_LEASE = 3;
 
@@ -63,13 +66,20 @@ export interface TenantSlot {
 @Injectable()
 export class TenantSlots {
   private readonly logger = new Logger(TenantSlots.name);
-  private readonly limits = new Map<string, { limit: Promise<number | null>; at: number }>();
+  /** One read per tenant at a time: the jobs of a burst all ask at once, and wait for the same read. */
+  private readonly limits: LRUCache<string, { limit: number | null }>;
 
   constructor(
-    private readonly tenants: TenantsRepository,
+    tenants: TenantsRepository,
     private readonly queues: ActionQueues,
     private readonly config: PunctualConfig,
-  ) {}
+  ) {
+    this.limits = new LRUCache({
+      max: CACHED_TENANTS,
+      ttl: LIMIT_READ_MS,
+      fetchMethod: async (tenant) => ({ limit: (await tenants.limitsOf(tenant))?.maxConcurrency ?? config.tenantDefaults.maxConcurrency }),
+    });
+  }
 
   /**
    * The slot the job's attempt runs under; `null` when its tenant has no limit; 'full' when every
@@ -141,14 +151,8 @@ export class TenantSlots {
     }
   }
 
-  /** One read per tenant at a time: the jobs of a burst all ask at once, and wait for the same read. */
-  private limitOf(tenant: string): Promise<number | null> {
-    const cached = this.limits.get(tenant);
-    if (cached && Date.now() - cached.at < LIMIT_READ_MS) return cached.limit;
-    const limit = this.tenants.limitsOf(tenant).then((own) => own?.maxConcurrency ?? this.config.tenantDefaults.maxConcurrency);
-    this.limits.set(tenant, { limit, at: Date.now() });
-    limit.catch(() => this.limits.get(tenant)?.limit === limit && this.limits.delete(tenant));
-    return limit;
+  private async limitOf(tenant: string): Promise<number | null> {
+    return (await this.limits.forceFetch(tenant)).limit;
   }
 
   /** The tenant's running slots and parked jobs, hash-tagged by tenant so one script reaches both on a Redis Cluster. */
