@@ -2,13 +2,15 @@
 # A local Redis Cluster of six nodes (three masters, each with a replica) on ports FIRST..FIRST+5,
 # each node's files (config, pid, log) in DIR/<port>. For tests and the soak; not a deployment.
 #   redis-cluster.sh start FIRST DIR    starts the nodes that are not running and forms the cluster once
+#   redis-cluster.sh own FIRST DIR      the same, after shutting down nodes on these ports that another
+#                                       directory's run left behind (a killed test's), for a cluster of its own
 #   redis-cluster.sh node FIRST DIR P   starts node P alone (again, after it was killed): it rejoins
 #   redis-cluster.sh stop FIRST DIR     stops the nodes by their pid files
 # A replica takes over 2 s after its master stops answering (cluster-node-timeout), however long ago
 # it last heard from it (cluster-replica-validity-factor 0), so tests need not wait long.
 set -euo pipefail
 
-command=${1:?usage: redis-cluster.sh start|node|stop FIRST DIR [PORT]}
+command=${1:?usage: redis-cluster.sh start|own|node|stop FIRST DIR [PORT]}
 first=${2:?first port}
 dir=${3:?directory}
 ports=$(seq "$first" $((first + 5)))
@@ -41,16 +43,27 @@ all_ok() {
   for port in $ports; do cluster_ok "$port" && synced "$port" || return 1; done
 }
 
+closed() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
 stop_nodes() {
   for port in $ports; do
     local pidfile="$dir/$port/redis.pid"
     if [ -f "$pidfile" ]; then kill "$(cat "$pidfile")" 2>/dev/null || true; fi
   done
-  for port in $ports; do wait_until 10 bash -c "! (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null" || true; done
+  for port in $ports; do wait_until 10 closed "$port" || true; done
+}
+
+# A node answering on the port that this directory never configured belongs to an earlier run elsewhere.
+replace_stranger() {
+  local port=$1
+  if ! ping "$port" || [ -f "$dir/$port/nodes.conf" ]; then return 0; fi
+  redis-cli -h 127.0.0.1 -p "$port" shutdown nosave >/dev/null 2>&1 || true
+  wait_until 10 closed "$port" || { echo "A Redis node left on port $port by an earlier run did not stop" >&2; return 1; }
 }
 
 case "$command" in
-  start)
+  start | own)
+    if [ "$command" = own ]; then for port in $ports; do replace_stranger "$port"; done; fi
     for port in $ports; do start_node "$port"; done
     # Nodes that remember a cluster (nodes.conf) form it again by themselves.
     if ! wait_until 8 all_ok; then
@@ -73,7 +86,7 @@ case "$command" in
     stop_nodes
     ;;
   *)
-    echo "usage: redis-cluster.sh start|node|stop FIRST DIR [PORT]" >&2
+    echo "usage: redis-cluster.sh start|own|node|stop FIRST DIR [PORT]" >&2
     exit 2
     ;;
 esac

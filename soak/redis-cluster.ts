@@ -36,7 +36,7 @@ export class SoakRedisCluster {
   async flushReplica(random: () => number): Promise<string> {
     const replicas = (await this.cluster.topology()).filter((node) => node.role === 'replica');
     const victim = pick(random, replicas).port;
-    this.cluster.kill(victim);
+    await this.cluster.kill(victim);
     await this.cluster.restartAsReplica(victim);
     return `replica ${victim} killed and restarted empty, resynced`;
   }

@@ -1,5 +1,4 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
@@ -36,17 +35,23 @@ export class LocalRedisCluster {
     return Array.from({ length: 6 }, (_, i) => this.firstPort + i);
   }
 
+  /** Starts the cluster in its directory; nodes a killed earlier run left on its ports are shut down first. */
   async start(): Promise<void> {
-    await run('bash', [SCRIPT, 'start', String(this.firstPort), this.dir]);
+    await run('bash', [SCRIPT, 'own', String(this.firstPort), this.dir]);
   }
 
   async stop(): Promise<void> {
     await run('bash', [SCRIPT, 'stop', String(this.firstPort), this.dir]);
   }
 
-  /** SIGKILLs a node: no goodbye to the cluster, as a crashed machine. */
-  kill(port: number): void {
-    process.kill(Number(readFileSync(join(this.dir, String(port), 'redis.pid'), 'utf8')), 'SIGKILL');
+  /**
+   * SIGKILLs a node: no goodbye to the cluster, as a crashed machine. The node names its own pid,
+   * so this holds for a node left running by an earlier run, whose pid file is in another directory.
+   */
+  async kill(port: number): Promise<void> {
+    const pid = /^process_id:(\d+)/m.exec((await ask(port, 'INFO', 'server')) ?? '')?.[1];
+    if (!pid) throw new Error(`Redis node ${port} does not answer: nothing to kill`);
+    process.kill(Number(pid), 'SIGKILL');
   }
 
   /** Starts a killed node again, empty (nodes keep nothing on disk): it rejoins and resyncs from its master. */
@@ -61,7 +66,7 @@ export class LocalRedisCluster {
   async failOver(masterPort: number, timeoutMs = 60_000): Promise<number> {
     const replicas = (await this.topology()).filter((node) => node.masterPort === masterPort);
     await Promise.all(replicas.map((replica) => this.replicating(replica.port, timeoutMs)));
-    this.kill(masterPort);
+    await this.kill(masterPort);
     const successor = await waitUntil(
       `a replica of ${masterPort} to take over`,
       async () => (await this.topology()).find((node) => node.role === 'master' && replicas.some((replica) => replica.port === node.port)),
