@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { PunctualClient } from '@punctual/client';
-import { RPC_PATTERNS } from '@punctual/contract';
-import { TEST_KEY } from '@app/testing';
+import { RPC_PATTERNS, signRequest } from '@punctual/contract';
+import { TEST_KEY, waitUntil } from '@app/testing';
 import { API_READY, AppProcess } from './support/app-process';
 import { notificationExample } from './support/fixtures';
 import { freePort } from './support/free-port';
@@ -37,6 +37,28 @@ async function storedActionsOf(run: string): Promise<number> {
   }
 }
 
+/**
+ * A request published by hand whose id is a number, where NestJS's clients send a string: NestJS's
+ * server still treats it as a request, so it must be claimed like any other, and answered once.
+ */
+async function expectHandMadeRequestAnsweredOnce(transportUrl: string, replies: Map<string | number, number>): Promise<void> {
+  const run = randomUUID();
+  const body = JSON.stringify({ ...notificationExample(3_600_000), metadata: { run } });
+  const data = { headers: signRequest({ ...TEST_KEY, method: 'RPC', pathWithQuery: RPC_PATTERNS.create, body }), body };
+  const id = 4_200_000_001;
+  const publisher = new Redis(transportUrl);
+  try {
+    await publisher.publish(RPC_PATTERNS.create, JSON.stringify({ pattern: RPC_PATTERNS.create, data, id }));
+  } finally {
+    publisher.disconnect();
+  }
+  await waitUntil('the hand-made request to be answered', () => replies.has(id), 30_000);
+  // Every process got the message at once; a second answer would follow the first within milliseconds.
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  expect(replies.get(id)).toBe(1);
+  expect(await storedActionsOf(run)).toBe(1);
+}
+
 describe.each([
   ['Redis', process.env.REDIS_URL!],
   ['NATS', NATS_URL],
@@ -48,11 +70,11 @@ describe.each([
   it('1,000 creates sent at once: 1,000 replies, no errors, 1,000 actions, each request answered by one process', async () => {
     await startApis(transportUrl);
     // Every reply on Redis, as any caller would see it: the same request answered twice would show here.
-    const replies = new Map<string, number>();
+    const replies = new Map<string | number, number>();
     const listener = transport === 'Redis' ? new Redis(transportUrl) : null;
     await listener?.subscribe(`${RPC_PATTERNS.create}.reply`);
     listener?.on('message', (_channel, message: string) => {
-      const { id, response, err } = JSON.parse(message) as { id: string; response?: unknown; err?: unknown };
+      const { id, response, err } = JSON.parse(message) as { id: string | number; response?: unknown; err?: unknown };
       if (response !== undefined || err !== undefined) replies.set(id, (replies.get(id) ?? 0) + 1);
     });
     const rpc = PunctualClient.overRpc({ transport: transportUrl, ...TEST_KEY, timeoutMs: 60_000 });
@@ -69,6 +91,7 @@ describe.each([
       if (listener) {
         expect(replies.size).toBe(CREATES);
         expect([...replies.values()].filter((count) => count !== 1)).toEqual([]);
+        await expectHandMadeRequestAnsweredOnce(transportUrl, replies);
       }
     } finally {
       await rpc.close();

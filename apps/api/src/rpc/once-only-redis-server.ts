@@ -54,11 +54,16 @@ export class OnceOnlyRedisServer extends ServerRedis {
   }
 }
 
-/** A request's id (the NestJS packet's `id`), or undefined for an event or a message that is not JSON. */
+/**
+ * A request's id (the NestJS packet's `id`) as text, or undefined for an event or a message that is
+ * not JSON. NestJS's server answers any packet with an id as a request, whatever the id's type, so
+ * an id that is not a string (sent by hand) is claimed too, as its JSON.
+ */
 function requestId(buffer: string): string | undefined {
   try {
-    const id: unknown = (JSON.parse(buffer) as { id?: unknown })?.id;
-    return typeof id === 'string' ? id : undefined;
+    const id: unknown = (JSON.parse(buffer) as { id?: unknown } | null)?.id;
+    if (id === undefined) return undefined;
+    return typeof id === 'string' ? id : JSON.stringify(id);
   } catch {
     return undefined;
   }
