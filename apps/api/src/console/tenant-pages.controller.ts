@@ -141,7 +141,7 @@ export class TenantPagesController {
     const limits = limitFieldsOf(body);
     const refusal = await refusalOf(async () => {
       const dto = await validated(UpdateTenantDto, { limits: limitsOf(limits) });
-      await this.tenants.setLimits(id, dto.limits);
+      await this.tenants.update(id, { limits: dto.limits });
     });
     if (!refusal) return this.redirect(res, { changed: id }, id);
     await this.send(res, refusal.status, csrfToken, refusal.notice, { refusedLimits: { tenant: id, limits } });
