@@ -129,7 +129,10 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
       [{ transports: ['billing'], patterns: [] }, /messaging\.transports\.0: transport "billing" is not configured; MESSAGE_TRANSPORTS names default/],
       [{ transports: [], patterns: ['billing.*'] }, /messaging\.patterns\.0: "billing\.\*" has a wildcard; a prefix ends in "\."/],
       [{ transports: [], patterns: [''] }, /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/],
-      [{ transports: [], patterns: ['p'.repeat(201)] }, /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/],
+      [
+        { transports: [], patterns: ['p'.repeat(201)] },
+        /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/,
+      ],
       [{ transports: [], patterns: Array.from({ length: 101 }, (_, i) => `p${i}`) }, /patterns must contain no more than 100 elements/],
       [{ transports: 'default', patterns: [] }, /transports must be an array/],
       [{ transports: [], patterns: [7] }, /each value in patterns must be a string/],
@@ -157,7 +160,11 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
     const granted = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging: { transports: ['default'], patterns: ['billing.'] } });
     expect(granted.body.messaging).toEqual({ transports: ['default'], patterns: ['billing.'] });
     const grantedAt = Date.now();
-    await waitUntil('the other API process to apply the grant', async () => (await there.post('/actions', downgrade)).status === 201, MESSAGING_READ_MS + 2_000);
+    await waitUntil(
+      'the other API process to apply the grant',
+      async () => (await there.post('/actions', downgrade)).status === 201,
+      MESSAGING_READ_MS + 2_000,
+    );
     expect(Date.now() - grantedAt).toBeLessThan(MESSAGING_READ_MS + 1_000);
 
     const forgotten = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging: null });

@@ -36,10 +36,16 @@ export function messagingRefusal(
 ): { field: 'transport' | 'pattern'; reason: string } | null {
   if (reach === null) return null;
   if (!reach.transports.includes(message.transport)) {
-    return { field: 'transport', reason: `transport "${message.transport}" is not allowed for tenant ${tenant}; an operator allows it in the tenant's messaging` };
+    return {
+      field: 'transport',
+      reason: `transport "${message.transport}" is not allowed for tenant ${tenant}; an operator allows it in the tenant's messaging`,
+    };
   }
   if (!reach.patterns.some((allowed) => patternMatches(allowed, message.pattern))) {
-    return { field: 'pattern', reason: `pattern "${message.pattern}" is not allowed for tenant ${tenant}; an operator allows it in the tenant's messaging` };
+    return {
+      field: 'pattern',
+      reason: `pattern "${message.pattern}" is not allowed for tenant ${tenant}; an operator allows it in the tenant's messaging`,
+    };
   }
   return null;
 }
@@ -57,12 +63,16 @@ export function messagingGrantProblems(grant: MessagingGrant, transportNames: re
   const problems: string[] = [];
   for (const [index, name] of grant.transports.entries()) {
     if (!transportNames.includes(name)) {
-      problems.push(`messaging.transports.${index}: transport "${name}" is not configured; MESSAGE_TRANSPORTS names ${[...transportNames].sort().join(', ')}`);
+      problems.push(
+        `messaging.transports.${index}: transport "${name}" is not configured; MESSAGE_TRANSPORTS names ${[...transportNames].sort().join(', ')}`,
+      );
     }
   }
   for (const [index, pattern] of grant.patterns.entries()) {
     if (pattern.includes('*')) {
-      problems.push(`messaging.patterns.${index}: "${pattern}" has a wildcard; a prefix ends in "." (e.g. "billing.") and allows every pattern that starts with it`);
+      problems.push(
+        `messaging.patterns.${index}: "${pattern}" has a wildcard; a prefix ends in "." (e.g. "billing.") and allows every pattern that starts with it`,
+      );
     }
   }
   return problems;

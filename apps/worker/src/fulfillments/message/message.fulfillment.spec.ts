@@ -49,7 +49,9 @@ describe('MessageFulfillment (real Redis, no sibling)', () => {
 
   it('fails for good when the tenant may not send the message (a tenant without a row is allowed nothing)', async () => {
     await expect(fulfillment.fulfill({ pattern, expectReply: false }, fulfillmentContext({ tenant: 'no-such-tenant' }))).rejects.toThrow(
-      new PermanentFulfillmentError(`MESSAGE not sent: transport "default" is not allowed for tenant no-such-tenant; an operator allows it in the tenant's messaging`),
+      new PermanentFulfillmentError(
+        `MESSAGE not sent: transport "default" is not allowed for tenant no-such-tenant; an operator allows it in the tenant's messaging`,
+      ),
     );
   });
 
