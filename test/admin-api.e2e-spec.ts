@@ -1,4 +1,4 @@
-import { SignedHttp } from '@punctual/client';
+import { PunctualAdmin, PunctualError, SignedHttp } from '@punctual/client';
 import { MESSAGING_READ_MS } from '@app/action-types';
 import { KEY_REFRESH_MS } from '@app/signature';
 import { TEST_KEY, waitUntil } from '@app/testing';
@@ -17,6 +17,7 @@ const run = Math.random().toString(36).slice(2, 8);
 const TEAM_C = `team-c-${run}`;
 const TEAM_D = `team-d-${run}`;
 const TEAM_E = `team-e-${run}`;
+const TEAM_F = `team-f-${run}`;
 
 describe('The admin API: tenants and run-time keys (contract §13)', () => {
   let api: ApiTestApp;
@@ -169,5 +170,30 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
 
     const forgotten = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging: null });
     expect(forgotten.body.messaging).toEqual(nothing);
+  });
+
+  it('is reached through the typed admin client: tenants, messaging and keys; a refusal is a PunctualError with the status', async () => {
+    const client = new PunctualAdmin({ baseUrl: api.client.baseUrl, user: 'admin', password: 'admin-password' });
+    const created = await client.createTenant({ id: TEAM_F, limits: { createRate: 9 }, messaging: { transports: ['default'], patterns: ['billing.'] } });
+    expect(created).toMatchObject({ id: TEAM_F, limits: { createRate: 9 }, messaging: { transports: ['default'], patterns: ['billing.'] }, keys: [] });
+    expect((await client.updateTenant(TEAM_F, { messaging: null })).messaging).toEqual({ transports: [], patterns: [] });
+    const key = await client.createKey(TEAM_F);
+    expect((await client.getTenant(TEAM_F)).keys).toEqual([{ keyId: key.keyId, source: 'admin', createdAt: key.createdAt }]);
+    expect((await client.listTenants()).items.map((tenant) => tenant.id)).toContain(TEAM_F);
+    await client.revokeKey(TEAM_F, key.keyId);
+    expect((await client.getTenant(TEAM_F)).keys).toEqual([]);
+
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const taken = await refusal(client.createTenant({ id: TEAM_F }));
+    expect(taken).toBeInstanceOf(PunctualError);
+    expect(taken).toMatchObject({ statusCode: 409 });
+    const badGrant = await refusal(client.updateTenant(TEAM_F, { messaging: { transports: ['nowhere'], patterns: [] } }));
+    expect(badGrant).toMatchObject({ statusCode: 400, problems: [expect.stringContaining('transport "nowhere" is not configured')] });
+    const wrongLogin = await refusal(new PunctualAdmin({ baseUrl: api.client.baseUrl, user: 'admin', password: 'wrong' }).listTenants());
+    expect(wrongLogin).toMatchObject({ statusCode: 401 });
   });
 });

@@ -2,12 +2,13 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsObject, IsString, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { TENANT_ID_RULE, isTenantId } from '@app/domain';
+import { CreateTenantRequest, UpdateTenantRequest } from '@punctual/contract';
 import { OptionalNotNull } from '../../input/not-null';
 import { TenantLimitsDto } from './tenant-limits.dto';
 import { TenantMessagingDto } from './tenant-messaging.dto';
 
 /** Body of `POST /admin/api/tenants`. */
-export class CreateTenantDto {
+export class CreateTenantDto implements CreateTenantRequest {
   @ApiProperty({ example: 'billing', description: TENANT_ID_RULE })
   @IsString()
   @ValidateBy({ name: 'isTenantId', validator: { validate: (value: string) => isTenantId(value), defaultMessage: () => `id must be ${TENANT_ID_RULE}` } })
@@ -29,7 +30,7 @@ export class CreateTenantDto {
 }
 
 /** Body of `PATCH /admin/api/tenants/:id`: a field left out is unchanged. */
-export class UpdateTenantDto {
+export class UpdateTenantDto implements UpdateTenantRequest {
   @ApiPropertyOptional({ type: TenantLimitsDto })
   @OptionalNotNull()
   @IsObject()
