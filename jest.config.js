@@ -12,7 +12,7 @@ const SPECS_WITH_SERVICES = [
   'libs/database/src/repositories/hydrate.spec.ts',
   'libs/database/src/repositories/nonce.repository.spec.ts',
   'libs/signature/src/signature.verifier.spec.ts',
-  // Redis
+  // Redis (and Postgres, for the tenants' messaging grants)
   'apps/worker/src/fulfillments/message/message.fulfillment.spec.ts',
   // HTTP and SMTP servers on this machine, Nest modules
   'apps/worker/src/fulfillments/http-request/http-request.fulfillment.spec.ts',

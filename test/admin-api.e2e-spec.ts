@@ -1,4 +1,5 @@
-import { SignedHttp } from '@punctual/client';
+import { PunctualAdmin, PunctualError, SignedHttp } from '@punctual/client';
+import { MESSAGING_READ_MS } from '@app/action-types';
 import { KEY_REFRESH_MS } from '@app/signature';
 import { TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -15,6 +16,8 @@ const REVOCATION_DEADLINE_MS = 5_000;
 const run = Math.random().toString(36).slice(2, 8);
 const TEAM_C = `team-c-${run}`;
 const TEAM_D = `team-d-${run}`;
+const TEAM_E = `team-e-${run}`;
+const TEAM_F = `team-f-${run}`;
 
 describe('The admin API: tenants and run-time keys (contract §13)', () => {
   let api: ApiTestApp;
@@ -114,5 +117,83 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
     expect((await admin('DELETE', `/tenants/${TEAM_D}/keys/${key.keyId}`)).status).toBe(404);
     expect((await admin('DELETE', `/tenants/default/keys/${TEST_KEY.keyId}`)).status).toBe(409);
     expect((await admin('POST', '/tenants/unknown/keys', {})).status).toBe(404);
+  });
+
+  it('sets what a tenant may message, refusing a grant it cannot keep and storing nothing; every API process applies it within MESSAGING_READ_MS', async () => {
+    const nothing = { transports: [], patterns: [] };
+    const created = await admin('POST', '/tenants', { id: TEAM_E, messaging: { transports: ['default'], patterns: ['audit.record'] } });
+    expect(created.status).toBe(201);
+    expect(created.body.messaging).toEqual({ transports: ['default'], patterns: ['audit.record'] });
+    expect((await admin('POST', '/tenants', { id: `${TEAM_E}-plain` })).body.messaging).toEqual(nothing);
+
+    const refusals: [unknown, RegExp][] = [
+      [{ transports: ['billing'], patterns: [] }, /messaging\.transports\.0: transport "billing" is not configured; MESSAGE_TRANSPORTS names default/],
+      [{ transports: [], patterns: ['billing.*'] }, /messaging\.patterns\.0: "billing\.\*" has a wildcard; a prefix ends in "\."/],
+      [{ transports: [], patterns: [''] }, /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/],
+      [
+        { transports: [], patterns: ['p'.repeat(201)] },
+        /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/,
+      ],
+      [{ transports: [], patterns: Array.from({ length: 101 }, (_, i) => `p${i}`) }, /patterns must contain no more than 100 elements/],
+      [{ transports: 'default', patterns: [] }, /transports must be an array/],
+      [{ transports: [], patterns: [7] }, /each value in patterns must be a string/],
+      [{ transports: [] }, /patterns must be an array/],
+      [{ transports: [], patterns: [], everything: true }, /property everything should not exist/],
+    ];
+    for (const [messaging, problem] of refusals) {
+      const patch = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging, limits: { createRate: 3 } });
+      expect([messaging, patch.status]).toEqual([messaging, 400]);
+      expect([messaging, [patch.body.message].flat().join('\n')]).toEqual([messaging, expect.stringMatching(problem)]);
+      expect((await admin('POST', '/tenants', { id: `${TEAM_E}-x`, messaging })).status).toBe(400);
+    }
+    expect((await admin('POST', '/tenants', { id: `${TEAM_E}-x`, messaging: null })).status).toBe(400);
+    expect((await admin('GET', `/tenants/${TEAM_E}-x`)).status).toBe(404);
+    const unchanged = (await admin('GET', `/tenants/${TEAM_E}`)).body;
+    expect(unchanged.messaging).toEqual({ transports: ['default'], patterns: ['audit.record'] });
+    expect(unchanged.limits.createRate).toBeNull();
+
+    // The other process reads the grant it was not told of within MESSAGING_READ_MS.
+    const key = (await admin('POST', `/tenants/${TEAM_E}/keys`, {})).body as { keyId: string; secret: string };
+    const there = new SignedHttp<any>({ baseUrl: secondUrl, ...key });
+    await waitUntil('the other API process to accept the new key', async () => (await there.get('/actions')).status === 200, 2 * KEY_REFRESH_MS + 2_000);
+    const downgrade = { action: 'MESSAGE', executionTime: Date.now() + 3_600_000, data: { pattern: 'billing.downgrade' } };
+    expect((await there.post('/actions', downgrade)).status).toBe(400);
+    const granted = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging: { transports: ['default'], patterns: ['billing.'] } });
+    expect(granted.body.messaging).toEqual({ transports: ['default'], patterns: ['billing.'] });
+    const grantedAt = Date.now();
+    await waitUntil(
+      'the other API process to apply the grant',
+      async () => (await there.post('/actions', downgrade)).status === 201,
+      MESSAGING_READ_MS + 2_000,
+    );
+    expect(Date.now() - grantedAt).toBeLessThan(MESSAGING_READ_MS + 1_000);
+
+    const forgotten = await admin('PATCH', `/tenants/${TEAM_E}`, { messaging: null });
+    expect(forgotten.body.messaging).toEqual(nothing);
+  });
+
+  it('is reached through the typed admin client: tenants, messaging and keys; a refusal is a PunctualError with the status', async () => {
+    const client = new PunctualAdmin({ baseUrl: api.client.baseUrl, user: 'admin', password: 'admin-password' });
+    const created = await client.createTenant({ id: TEAM_F, limits: { createRate: 9 }, messaging: { transports: ['default'], patterns: ['billing.'] } });
+    expect(created).toMatchObject({ id: TEAM_F, limits: { createRate: 9 }, messaging: { transports: ['default'], patterns: ['billing.'] }, keys: [] });
+    expect((await client.updateTenant(TEAM_F, { messaging: null })).messaging).toEqual({ transports: [], patterns: [] });
+    const key = await client.createKey(TEAM_F);
+    expect((await client.getTenant(TEAM_F)).keys).toEqual([{ keyId: key.keyId, source: 'admin', createdAt: key.createdAt }]);
+    expect((await client.listTenants()).items.map((tenant) => tenant.id)).toContain(TEAM_F);
+    await client.revokeKey(TEAM_F, key.keyId);
+    expect((await client.getTenant(TEAM_F)).keys).toEqual([]);
+
+    const refusal = (call: Promise<unknown>) =>
+      call.then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const taken = await refusal(client.createTenant({ id: TEAM_F }));
+    expect(taken).toBeInstanceOf(PunctualError);
+    expect(taken).toMatchObject({ statusCode: 409 });
+    const badGrant = await refusal(client.updateTenant(TEAM_F, { messaging: { transports: ['nowhere'], patterns: [] } }));
+    expect(badGrant).toMatchObject({ statusCode: 400, problems: [expect.stringContaining('transport "nowhere" is not configured')] });
+    const wrongLogin = await refusal(new PunctualAdmin({ baseUrl: api.client.baseUrl, user: 'admin', password: 'wrong' }).listTenants());
+    expect(wrongLogin).toMatchObject({ statusCode: 401 });
   });
 });

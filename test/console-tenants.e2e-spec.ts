@@ -38,6 +38,8 @@ describe('Operator console tenants (in Chromium)', () => {
     defaults = { maxActiveActions: maxActiveActions.toLocaleString('en-US'), createRate: createRate.toLocaleString('en-US') };
   });
   afterAll(async () => {
+    // Tenants outlive the spec: the default's reach goes back to every transport and pattern.
+    if (api) expect((await adminApi(api.client.baseUrl, 'PATCH', '/tenants/default', { messaging: null })).status).toBe(200);
     await browser?.close();
     await api?.close();
   });
@@ -324,6 +326,47 @@ describe('Operator console tenants (in Chromium)', () => {
     expect((await admin('GET', '/tenants')).body).toEqual(tenantsBefore);
   });
 
+  it('shows what each tenant may message and sets it through the admin API’s validation; a refusal keeps what was typed and changes nothing', async () => {
+    const id = `messaging-${run}`;
+    expect((await admin('POST', '/tenants', { id })).status).toBe(201);
+    await page.goto('/admin/tenants');
+    await expect(tenantSection('default').locator('[data-messaging]').getAttribute('data-messaging')).resolves.toBe('everything');
+    await expect(tenantSection(id).locator('[data-messaging]').getAttribute('data-messaging')).resolves.toBe('granted');
+    await expect(tenantSection(id).locator('[data-patterns]').textContent()).resolves.toBe('none');
+
+    const form = tenantSection(id).locator(`form[action="/admin/tenants/${id}/messaging"]`);
+    await form.getByLabel('Transports').fill('default');
+    await form.getByLabel('Patterns').fill('billing.\n\n  audit.record \n');
+    await form.getByRole('button', { name: `Save the messaging of ${id}` }).click();
+    await page.waitForURL(`**/admin/tenants?messaging=${id}#tenant-${id}`);
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Saved what tenant ${id} may message`);
+    await expect(tenantSection(id).locator('[data-transports] code').allTextContents()).resolves.toEqual(['default']);
+    await expect(tenantSection(id).locator('[data-patterns] code').allTextContents()).resolves.toEqual(['billing.', 'audit.record']);
+    const stored = await admin('GET', `/tenants/${id}`);
+    expect(stored.body.messaging).toEqual({ transports: ['default'], patterns: ['billing.', 'audit.record'] });
+    await expect(form.getByLabel('Patterns').inputValue()).resolves.toBe('billing.\naudit.record');
+
+    await form.getByLabel('Transports').fill('default, nowhere');
+    const refused = posted(`/admin/tenants/${id}/messaging`);
+    await form.getByRole('button', { name: `Save the messaging of ${id}` }).click();
+    expect((await refused).status()).toBe(400);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('messaging.transports.1: transport "nowhere" is not configured');
+    await expect(form.getByLabel('Transports').inputValue()).resolves.toBe('default, nowhere');
+    expect(await admin('GET', `/tenants/${id}`)).toEqual(stored);
+
+    // The default is limited like any tenant, and can be given every transport and pattern back.
+    const defaults = tenantSection('default').locator('form[action="/admin/tenants/default/messaging"]');
+    await defaults.getByLabel('Transports').fill('default');
+    await defaults.getByLabel('Patterns').fill('billing.');
+    await defaults.getByRole('button', { name: 'Save the messaging of default' }).click();
+    await page.waitForURL('**/admin/tenants?messaging=default#tenant-default');
+    expect((await admin('GET', '/tenants/default')).body.messaging).toEqual({ transports: ['default'], patterns: ['billing.'] });
+    await tenantSection('default').getByRole('button', { name: 'Let default message every transport and pattern' }).click();
+    await page.waitForURL('**/admin/tenants?messaging=default#tenant-default');
+    expect((await admin('GET', '/tenants/default')).body.messaging).toBeNull();
+    await expect(tenantSection('default').locator('[data-messaging]').getAttribute('data-messaging')).resolves.toBe('everything');
+  });
+
   it('makes a key whose secret is shown once and signs requests; revoked, it is refused within 5 s', async () => {
     const id = `keys-${run}`;
     expect((await admin('POST', '/tenants', { id })).status).toBe(201);
@@ -409,6 +452,7 @@ describe('Operator console tenants (in Chromium)', () => {
     for (const [path, body] of [
       ['/admin/tenants', `id=forged-${run}`],
       [`/admin/tenants/${id}/limits`, 'maxActiveActions=1'],
+      [`/admin/tenants/${id}/messaging`, 'transports=default&patterns=billing.'],
       [`/admin/tenants/${id}/keys`, ''],
       [`/admin/tenants/${id}/keys/${key.keyId}/revoke`, ''],
     ]) {

@@ -3,10 +3,12 @@ import { PunctualConfig } from '@app/config';
 import { EgressPolicy, OutboundModule } from '@app/outbound';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { ActionTypeRegistry } from './action-type.registry';
+import { MessagePermissions } from './message-permissions';
 
 /**
  * Provides the `ActionTypeRegistry`, judging outbound URLs by `OUTBOUND_ALLOWED_HOSTS` and message
- * transports by `MESSAGE_TRANSPORTS`; tests and custom builds pass extra types.
+ * transports by `MESSAGE_TRANSPORTS`, and `MessagePermissions`, judging messages by their tenant's
+ * grant; tests and custom builds pass extra types.
  */
 @Global()
 @Module({})
@@ -21,8 +23,9 @@ export class ActionTypesModule {
           inject: [EgressPolicy, PunctualConfig],
           useFactory: (egress: EgressPolicy, config: PunctualConfig) => new ActionTypeRegistry(types, egress, [...config.message.transports.keys()]),
         },
+        MessagePermissions,
       ],
-      exports: [ActionTypeRegistry],
+      exports: [ActionTypeRegistry, MessagePermissions],
     };
   }
 }

@@ -1,8 +1,10 @@
 import 'reflect-metadata';
 import { Type } from '@nestjs/common';
 import { IsString } from 'class-validator';
+import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
 
 const TRANSPORT_NAMES = 'punctual:message-transport-properties';
+const PATTERNS = 'punctual:message-pattern-property';
 
 /**
  * Marks a field of action data as the name of a configured message transport
@@ -17,7 +19,37 @@ export function MessageTransportName(): PropertyDecorator {
   };
 }
 
+/**
+ * Marks the field of action data that holds the pattern a message is sent with, so that
+ * `MessagePermissions` judges it, with the transport marked `@MessageTransportName()`, against
+ * what the action's tenant may send. Its schema rules are the field's own.
+ */
+export function MessagePatternField(): PropertyDecorator {
+  return (target, property) => Reflect.defineMetadata(PATTERNS, String(property), target.constructor);
+}
+
 /** The fields of a data class marked `@MessageTransportName()`. */
 export function messageTransportProperties(dataClass: Type): string[] {
   return (Reflect.getMetadata(TRANSPORT_NAMES, dataClass) as string[] | undefined) ?? [];
+}
+
+/** A message as action data describes it: its transport and pattern, and the fields that hold them. */
+export interface DataMessage {
+  transport: string;
+  pattern: string;
+  fields: { transport: string; pattern: string };
+}
+
+/** The message that valid `data` of a class marked `@MessagePatternField()` sends; null for any other class. */
+export function messageOf(dataClass: Type, data: object): DataMessage | null {
+  const patternField = Reflect.getMetadata(PATTERNS, dataClass) as string | undefined;
+  if (patternField === undefined) return null;
+  const values = data as Record<string, unknown>;
+  const transportField = messageTransportProperties(dataClass)[0] ?? 'transport';
+  const transport = values[transportField];
+  return {
+    transport: typeof transport === 'string' ? transport : DEFAULT_MESSAGE_TRANSPORT,
+    pattern: String(values[patternField]),
+    fields: { transport: transportField, pattern: patternField },
+  };
 }

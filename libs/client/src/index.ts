@@ -1,5 +1,6 @@
 // The wire types, RPC patterns and signing function come with the client, so one import serves.
 export * from '@punctual/contract';
+export * from './admin/punctual-admin';
 export * from './http/signed-http';
 export * from './punctual-client';
 export * from './punctual-error';

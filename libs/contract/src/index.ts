@@ -3,5 +3,6 @@ export * from './calendars';
 export * from './error-body';
 export * from './rpc';
 export * from './sign-request';
+export * from './tenants';
 export * from './transport-url';
 export * from './webhooks';

@@ -6,3 +6,4 @@ export * from './next-retry-delay';
 export * from './schedule';
 export * from './lifecycle';
 export * from './tenancy';
+export * from './messaging';

@@ -3,6 +3,8 @@ import { LoggerService } from '@nestjs/common';
 /** What a fulfillment knows about the attempt it is running. */
 export interface FulfillmentContext {
   readonly actionId: string;
+  /** The tenant the action belongs to: what the attempt reaches on its behalf is judged by that tenant's permissions. */
+  readonly tenant: string;
   /** 1-based occurrence of a (possibly recurring) action. */
   readonly occurrence: number;
   /** 1-based attempt within the occurrence. */

@@ -25,7 +25,7 @@ import {
   transition,
   upcomingOccurrences,
 } from '@app/domain';
-import { ActionTypeRegistry, InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
+import { ActionTypeRegistry, InvalidActionDataError, MessagePermissions, UnknownActionTypeError } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
 import { VerifiedKey } from '@app/signature';
 import { ActionScheduler } from '@app/scheduling';
@@ -85,6 +85,7 @@ export class ActionsService {
     private readonly config: PunctualConfig,
     private readonly egress: EgressPolicy,
     private readonly quotas: TenantQuotas,
+    private readonly messaging: MessagePermissions,
   ) {}
 
   /**
@@ -187,7 +188,7 @@ export class ActionsService {
   async update(id: string, scope: TenantScope, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
     return this.changeUntilSettled(id, scope, async (current) => {
       const guard = unlockedGuard(current, 'changed', this.clock.now(), this.config.scheduling.lockWindowMs);
-      if (dto.data) await this.types.validateData(current.action, dto.data);
+      if (dto.data) await this.validData(current.tenantId, current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
       await this.assertCalendarsExist(current.tenantId, [{ calendar: dto.calendar ?? null, field: 'calendar' }]);
       const patched = transition(current, { type: 'patched', changes: dto, by: keyId });
@@ -269,8 +270,14 @@ export class ActionsService {
     throw new TransitionRefusedError(`Action ${id} is changing right now (it is being run or changed by someone else); try again`);
   }
 
+  /** Refuses (400, naming each field) data that does not fit its type, or a message its tenant may not send. */
+  private async validData(tenant: string, type: string, data: object, path = 'data'): Promise<void> {
+    await this.types.validateData(type, data, path);
+    await this.messaging.assertAllowed(tenant, type, data, path);
+  }
+
   private async toNewAction(dto: CreateActionDto, caller: VerifiedKey, dataPath: string): Promise<NewAction> {
-    await this.types.validateData(dto.action, dto.data, dataPath);
+    await this.validData(caller.tenant, dto.action, dto.data, dataPath);
     this.assertCallbackUrl(dto.callbackUrl, dataPath.replace(/data$/, 'callbackUrl'));
     const { state, history } = newActionState(
       {

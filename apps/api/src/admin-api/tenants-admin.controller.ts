@@ -5,7 +5,7 @@ import { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import { CreatedKey, TenantView, TenantsAdminService } from './tenants-admin.service';
 
 /**
- * `/admin/api/tenants`: tenants, their limits and keys, as JSON for operators' scripts, behind the
+ * `/admin/api/tenants`: tenants, their limits, messaging and keys, as JSON for operators' scripts, behind the
  * admin login (see AdminApiModule). Unknown ids answer 404 like every other route.
  */
 @ApiExcludeController()
@@ -17,7 +17,7 @@ export class TenantsAdminController {
   @Post()
   @HttpCode(201)
   create(@Body() dto: CreateTenantDto): Promise<TenantView> {
-    return this.tenants.create(dto.id, dto.limits);
+    return this.tenants.create(dto.id, dto.limits, dto.messaging);
   }
 
   @Get()
@@ -32,7 +32,7 @@ export class TenantsAdminController {
 
   @Patch(':id')
   update(@Param('id') id: string, @Body() dto: UpdateTenantDto): Promise<TenantView> {
-    return this.tenants.setLimits(id, dto.limits);
+    return this.tenants.update(id, dto);
   }
 
   @Post(':id/keys')

@@ -1,13 +1,19 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { BadRequestException, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
+import { MessagePermissions } from '@app/action-types';
 import { KeyRing, PunctualConfig } from '@app/config';
-import { TenantLimits, TenantRecord, TenantsRepository } from '@app/database';
+import { TenantChanges, TenantLimits, TenantRecord, TenantsRepository } from '@app/database';
+import { MessagingGrant, MessagingReach, messagingGrantProblems, messagingReach } from '@app/domain';
 import { KeyRegistry } from '@app/signature';
 import { ApiKeyConfiguredError, ApiKeyNotFoundError, SecretKeyNotConfiguredError, TenantExistsError, TenantNotFoundError } from '../errors/tenant.errors';
 import { TenantLimitsDto } from './dto/tenant-limits.dto';
 
-/** A tenant as operators see it: its limits, every key id it signs with (never a secret), and its active actions. */
-export interface TenantView extends Omit<TenantRecord, 'keys'> {
+/**
+ * A tenant as operators see it: its limits, what its MESSAGE actions may reach (null: every
+ * transport and pattern), every key id it signs with (never a secret), and its active actions.
+ */
+export interface TenantView extends Omit<TenantRecord, 'keys' | 'messaging'> {
+  messaging: MessagingReach;
   keys: { keyId: string; source: 'environment' | 'admin'; createdAt: Date | null }[];
 }
 
@@ -34,6 +40,7 @@ export class TenantsAdminService implements OnApplicationBootstrap {
     private readonly tenants: TenantsRepository,
     private readonly keys: KeyRegistry,
     private readonly config: PunctualConfig,
+    private readonly messaging: MessagePermissions,
   ) {
     this.ring = new KeyRing(config.secretKeys);
   }
@@ -48,8 +55,9 @@ export class TenantsAdminService implements OnApplicationBootstrap {
     if (count > 0) this.logger.log(`Encrypted ${count} API key secret(s) again with the first SECRET_KEY`);
   }
 
-  async create(id: string, limits: TenantLimitsDto = {}): Promise<TenantView> {
-    const created = await this.tenants.create(id, { ...NO_LIMITS, ...limits });
+  async create(id: string, limits: TenantLimitsDto = {}, messaging?: MessagingGrant): Promise<TenantView> {
+    this.assertMessaging(messaging);
+    const created = await this.tenants.create(id, { ...NO_LIMITS, ...limits }, messaging ?? null);
     if (!created) throw new TenantExistsError(id);
     return this.view(created);
   }
@@ -64,9 +72,18 @@ export class TenantsAdminService implements OnApplicationBootstrap {
     return this.view(tenant);
   }
 
-  async setLimits(id: string, limits: TenantLimitsDto): Promise<TenantView> {
-    if (!(await this.tenants.setLimits(id, limits))) throw new TenantNotFoundError(id);
+  /** Applies the changes given; a new messaging grant applies here at once, and on every other process within MESSAGING_READ_MS. */
+  async update(id: string, changes: TenantChanges): Promise<TenantView> {
+    this.assertMessaging(changes.messaging);
+    if (!(await this.tenants.update(id, changes))) throw new TenantNotFoundError(id);
+    this.messaging.forget(id);
     return this.get(id);
+  }
+
+  /** Refuses (400, naming each) a transport MESSAGE_TRANSPORTS does not name, or a pattern with a wildcard. */
+  private assertMessaging(grant: MessagingGrant | null | undefined): void {
+    const problems = grant ? messagingGrantProblems(grant, [...this.config.message.transports.keys()]) : [];
+    if (problems.length > 0) throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: problems });
   }
 
   /** A new key of the tenant: a random id and secret, the secret stored encrypted and answered only now. */
@@ -92,6 +109,7 @@ export class TenantsAdminService implements OnApplicationBootstrap {
     const configured = [...this.config.auth.apiKeys].filter(([, key]) => key.tenant === tenant.id);
     return {
       ...tenant,
+      messaging: messagingReach(tenant.id, tenant.messaging),
       keys: [
         ...configured.map(([keyId]) => ({ keyId, source: 'environment' as const, createdAt: null })),
         ...tenant.keys.map((key) => ({ ...key, source: 'admin' as const })),

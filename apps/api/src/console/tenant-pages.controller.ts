@@ -14,13 +14,25 @@ import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
 import { queryString } from './views/html';
 import { Notice, layout, sendPage } from './views/layout.view';
-import { EMPTY_TENANT_FORM, LimitDefaults, LimitFields, LimitName, NewTenantForm, TenantsPageData, tenantAnchor, tenantsView } from './views/tenants.view';
+import {
+  EMPTY_TENANT_FORM,
+  LimitDefaults,
+  LimitFields,
+  LimitName,
+  MessagingFields,
+  NewTenantForm,
+  TenantsPageData,
+  tenantAnchor,
+  tenantsView,
+} from './views/tenants.view';
 
 /** A key's id as a path or a redirect names it: what the admin API makes (`key_…`), or one of `API_KEYS`; never free text. */
 const KEY_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 const LIMIT_NAMES: readonly LimitName[] = ['maxActiveActions', 'createRate', 'maxConcurrency'];
 /** A whole number as a number field sends it; anything else goes to the DTO as it was typed, for it to refuse with its reason. */
 const WHOLE_NUMBER = /^-?\d{1,15}$/;
+/** Transport names are those of MESSAGE_TRANSPORTS, which hold no space or comma. */
+const TRANSPORT_SEPARATORS = /[\s,]+/;
 
 interface Refusal {
   status: HttpStatus;
@@ -28,7 +40,7 @@ interface Refusal {
 }
 
 /** What else the page shows: what was refused (to correct), or the key just made. */
-type Extras = Partial<Pick<TenantsPageData, 'newTenant' | 'refusedLimits' | 'newKey'>>;
+type Extras = Partial<Pick<TenantsPageData, 'newTenant' | 'refusedLimits' | 'refusedMessaging' | 'newKey'>>;
 
 function parseKeyId(value: string): string {
   if (!KEY_ID.test(value)) throw new ConsoleInputError('keyId', "must be an API key's id");
@@ -51,6 +63,17 @@ function limitsOf(fields: LimitFields): Record<LimitName, number | string | null
   return limits;
 }
 
+/** The fields as the admin API's `messaging`: transports between spaces or commas, a pattern per line, blank lines left out. */
+function messagingOf(fields: MessagingFields): { transports: string[]; patterns: string[] } {
+  return {
+    transports: fields.transports.split(TRANSPORT_SEPARATORS).filter(Boolean),
+    patterns: fields.patterns
+      .split(/\r?\n/)
+      .map((line) => line.trim())
+      .filter(Boolean),
+  };
+}
+
 /** The tenant id or key id a redirect names, so its notice only ever names one. */
 function redirected(query: RawInput, field: string, valid: (value: string) => boolean, what: string): string | undefined {
   const value = textField(query, field);
@@ -64,6 +87,13 @@ function doneNotice(query: RawInput): Notice | undefined {
   if (created) return { kind: 'success', text: `Created tenant ${created}. Make its first key below.` };
   const changed = redirected(query, 'changed', isTenantId, tenantId);
   if (changed) return { kind: 'success', text: `Saved the limits of tenant ${changed}: every API process holds its creates to them within a second.` };
+  const messaging = redirected(query, 'messaging', isTenantId, tenantId);
+  if (messaging) {
+    return {
+      kind: 'success',
+      text: `Saved what tenant ${messaging} may message: every API process and worker holds its MESSAGE actions to it within two seconds.`,
+    };
+  }
   const revoked = redirected(query, 'revoked', (value) => KEY_ID.test(value), "an API key's id");
   if (revoked) return { kind: 'success', text: `Revoked key ${revoked}: every API process refuses requests signed with it within seconds.` };
   return undefined;
@@ -97,8 +127,8 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
 }
 
 /**
- * `/admin/tenants`: every tenant with its quota use, its limits (its own or the deployment's) and
- * its keys; creating tenants, changing their limits, making and revoking keys, through the same
+ * `/admin/tenants`: every tenant with its quota use, its limits (its own or the deployment's), what
+ * it may message, and its keys; creating tenants, changing their limits and messaging, making and revoking keys, through the same
  * `TenantsAdminService` and DTOs as the admin API. A refusal shows the page again with its reason
  * and status, and changes nothing. A new key's secret is shown on the answer to the POST that made
  * it (201), never in a URL, and cannot be shown again.
@@ -108,12 +138,14 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
 @UseFilters(ConsoleExceptionFilter)
 export class TenantPagesController {
   private readonly defaults: LimitDefaults;
+  private readonly transports: string[];
 
   constructor(
     private readonly tenants: TenantsAdminService,
     config: PunctualConfig,
   ) {
     this.defaults = config.tenantDefaults;
+    this.transports = [...config.message.transports.keys()].sort();
   }
 
   @Get()
@@ -141,10 +173,24 @@ export class TenantPagesController {
     const limits = limitFieldsOf(body);
     const refusal = await refusalOf(async () => {
       const dto = await validated(UpdateTenantDto, { limits: limitsOf(limits) });
-      await this.tenants.setLimits(id, dto.limits);
+      await this.tenants.update(id, { limits: dto.limits });
     });
     if (!refusal) return this.redirect(res, { changed: id }, id);
     await this.send(res, refusal.status, csrfToken, refusal.notice, { refusedLimits: { tenant: id, limits } });
+  }
+
+  /** Sets what the tenant may message, or, with `reset`, forgets the grant (the tenant default then reaches everything again). */
+  @Post(':id/messaging')
+  @UseGuards(CsrfGuard)
+  async setMessaging(@Param('id') rawId: string, @Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+    const id = parseTenantId(rawId, 'id');
+    const fields: MessagingFields = { transports: textField(body, 'transports') ?? '', patterns: textField(body, 'patterns') ?? '' };
+    const refusal = await refusalOf(async () => {
+      const dto = await validated(UpdateTenantDto, { messaging: textField(body, 'reset') === 'everything' ? null : messagingOf(fields) });
+      await this.tenants.update(id, { messaging: dto.messaging });
+    });
+    if (!refusal) return this.redirect(res, { messaging: id }, id);
+    await this.send(res, refusal.status, csrfToken, refusal.notice, { refusedMessaging: { tenant: id, fields } });
   }
 
   @Post(':id/keys')
@@ -178,7 +224,14 @@ export class TenantPagesController {
   }
 
   private async send(res: Response, status: HttpStatus, csrfToken: string, notice?: Notice, extras: Extras = {}): Promise<void> {
-    const data: TenantsPageData = { tenants: await this.tenants.list(), defaults: this.defaults, newTenant: EMPTY_TENANT_FORM, csrfToken, ...extras };
+    const data: TenantsPageData = {
+      tenants: await this.tenants.list(),
+      defaults: this.defaults,
+      transports: this.transports,
+      newTenant: EMPTY_TENANT_FORM,
+      csrfToken,
+      ...extras,
+    };
     sendPage(res, status, layout({ title: 'Tenants', section: 'tenants', notice, body: tenantsView(data) }));
   }
 }

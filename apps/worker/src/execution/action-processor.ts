@@ -145,6 +145,7 @@ export class ActionProcessor {
     const idempotencyKey = idempotencyKeyOf(action);
     return {
       actionId: action.id,
+      tenant: action.tenantId,
       occurrence: action.occurrence,
       attempt: attemptNumber(action),
       idempotencyKey,

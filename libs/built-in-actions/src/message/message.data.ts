@@ -1,8 +1,10 @@
 import { Allow, IsBoolean, IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
-import { MessageTransportName } from '@app/action-types';
+import { MessagePatternField, MessageTransportName } from '@app/action-types';
 
 /** `data` of a MESSAGE action: send `pattern` to a sibling app on a configured NestJS transport. */
 export class MessageData {
+  /** Sent only when the action's tenant may (its messaging grant). */
+  @MessagePatternField()
   @IsString()
   @Length(1, 200)
   pattern: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { MessagingGrant } from '@app/domain';
 import { reencryptStaleSecrets } from './reencrypt-secrets';
 
 /** A tenant's own limits; null keeps the deployment's default (TENANT_* settings). */
@@ -13,6 +14,8 @@ export interface TenantLimits {
 export interface TenantRecord {
   id: string;
   limits: TenantLimits;
+  /** What an operator allowed its MESSAGE actions to reach; null when none did (`messagingReach` says what that means). */
+  messaging: MessagingGrant | null;
   /** Its actions that are PENDING or IN_PROGRESS, from the counts behind stats (no row is counted). */
   activeActions: number;
   /** Its keys made at run time and not revoked. */
@@ -29,7 +32,15 @@ export interface StoredApiKey {
 
 const LIMITS = `json_build_object('maxActiveActions', t.max_active_actions, 'createRate', t.create_rate, 'maxConcurrency', t.max_concurrency) AS limits`;
 
-const TENANT = `t.id, t.created_at AS "createdAt", ${LIMITS},
+/** A tenant's change: a field left out keeps its value. */
+export interface TenantChanges {
+  /** A limit left out keeps its value; null sets the default back. */
+  limits?: Partial<TenantLimits>;
+  /** Null forgets the grant. */
+  messaging?: MessagingGrant | null;
+}
+
+const TENANT = `t.id, t.created_at AS "createdAt", ${LIMITS}, t.messaging,
   (SELECT coalesce(sum(c.delta), 0)::int FROM action_counts c WHERE c.tenant_id = t.id AND c.status IN ('PENDING', 'IN_PROGRESS')) AS "activeActions",
   coalesce((SELECT json_agg(json_build_object('keyId', k.key_id, 'createdAt', k.created_at) ORDER BY k.created_at, k.key_id)
     FROM api_keys k WHERE k.tenant_id = t.id AND k.revoked_at IS NULL), '[]') AS keys`;
@@ -40,10 +51,10 @@ export class TenantsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Creates the tenant; null when one of that id exists. */
-  async create(id: string, limits: TenantLimits): Promise<TenantRecord | null> {
+  async create(id: string, limits: TenantLimits, messaging: MessagingGrant | null): Promise<TenantRecord | null> {
     const inserted: unknown[] = await this.dataSource.query(
-      `INSERT INTO tenants (id, max_active_actions, create_rate, max_concurrency) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [id, limits.maxActiveActions, limits.createRate, limits.maxConcurrency],
+      `INSERT INTO tenants (id, max_active_actions, create_rate, max_concurrency, messaging) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id`,
+      [id, limits.maxActiveActions, limits.createRate, limits.maxConcurrency, messaging && JSON.stringify(messaging)],
     );
     return inserted.length === 1 ? this.find(id) : null;
   }
@@ -64,18 +75,26 @@ export class TenantsRepository {
     return row?.limits ?? null;
   }
 
+  /** What an operator allowed the tenant's MESSAGE actions to reach: null when none did, or there is no such tenant. */
+  async messagingOf(id: string): Promise<MessagingGrant | null> {
+    const [row]: { messaging: MessagingGrant | null }[] = await this.dataSource.query(`SELECT messaging FROM tenants WHERE id = $1`, [id]);
+    return row?.messaging ?? null;
+  }
+
   async list(): Promise<TenantRecord[]> {
     const tenants: TenantRecord[] = await this.dataSource.query(`SELECT ${TENANT} FROM tenants t ORDER BY t.id`);
     return tenants.map(withDates);
   }
 
-  /** Sets the limits given (a field left out keeps its value; null sets the default back); false when there is no such tenant. */
-  async setLimits(id: string, limits: Partial<TenantLimits>): Promise<boolean> {
+  /** Applies the changes in one statement; false when there is no such tenant. */
+  async update(id: string, changes: TenantChanges): Promise<boolean> {
+    const limits = changes.limits ?? {};
     const [, updated]: [unknown, number] = await this.dataSource.query(
       `UPDATE tenants SET
          max_active_actions = CASE WHEN $2 THEN $3 ELSE max_active_actions END,
          create_rate = CASE WHEN $4 THEN $5 ELSE create_rate END,
-         max_concurrency = CASE WHEN $6 THEN $7 ELSE max_concurrency END
+         max_concurrency = CASE WHEN $6 THEN $7 ELSE max_concurrency END,
+         messaging = CASE WHEN $8 THEN $9::jsonb ELSE messaging END
        WHERE id = $1`,
       [
         id,
@@ -85,6 +104,8 @@ export class TenantsRepository {
         limits.createRate ?? null,
         limits.maxConcurrency !== undefined,
         limits.maxConcurrency ?? null,
+        changes.messaging !== undefined,
+        changes.messaging ? JSON.stringify(changes.messaging) : null,
       ],
     );
     return updated === 1;

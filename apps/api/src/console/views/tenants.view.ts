@@ -1,4 +1,4 @@
-import { TENANT_ID_RULE } from '@app/domain';
+import { DEFAULT_TENANT, MessagingReach, TENANT_ID_RULE } from '@app/domain';
 import { CreatedKey, TenantView } from '../../admin-api/tenants-admin.service';
 import { count, csrfField, dataTable, fact, timeTag } from './fragments';
 import { SafeHtml, html, segment } from './html';
@@ -22,12 +22,22 @@ export interface NewTenantForm {
 
 export const EMPTY_TENANT_FORM: NewTenantForm = { id: '', limits: EMPTY_LIMIT_FIELDS };
 
+/** A messaging form's fields as they were sent: transport names, and patterns one per line. */
+export interface MessagingFields {
+  transports: string;
+  patterns: string;
+}
+
 export interface TenantsPageData {
   tenants: TenantView[];
   defaults: LimitDefaults;
   newTenant: NewTenantForm;
   /** A change of one tenant's limits that was refused, to be corrected rather than typed again. */
   refusedLimits?: { tenant: string; limits: LimitFields };
+  /** The names of MESSAGE_TRANSPORTS, which a messaging grant may name. */
+  transports: string[];
+  /** A change of one tenant's messaging that was refused, to be corrected rather than typed again. */
+  refusedMessaging?: { tenant: string; fields: MessagingFields };
   /** A key made by this very request: its secret is shown here, and never again. */
   newKey?: { tenant: string; key: CreatedKey };
   csrfToken: string;
@@ -121,6 +131,61 @@ function keysTable(tenant: TenantView, csrfToken: string): SafeHtml {
   return dataTable(['Key id', 'Source', 'Created', 'Revoke'], rows, 'keys');
 }
 
+/** What the tenant's MESSAGE actions may reach, as a list an operator reads at a glance. */
+function messagingFacts(reach: MessagingReach): SafeHtml {
+  if (reach === null)
+    return html`<p data-messaging="everything">Every transport and pattern: the tenant <code>default</code> keeps them until limited.</p>`;
+  const list = (items: string[], none: string) =>
+    items.length === 0 ? html`<span class="muted">${none}</span>` : items.map((item) => html`<code>${item}</code> `);
+  return html`<dl class="facts" data-messaging="granted">
+    ${fact('Transports', html`<span data-transports>${list(reach.transports, 'none')}</span>`)}
+    ${fact('Patterns', html`<span data-patterns>${list(reach.patterns, 'none')}</span>`)}
+  </dl>`;
+}
+
+/** The tenant's grant as the fields that change it: empty for nothing, and for the default's every transport and pattern. */
+function messagingFieldsOf(reach: MessagingReach): MessagingFields {
+  return { transports: reach?.transports.join(' ') ?? '', patterns: reach?.patterns.join('\n') ?? '' };
+}
+
+function messagingForm(tenant: TenantView, data: TenantsPageData, prefix: string): SafeHtml {
+  const fields = data.refusedMessaging?.tenant === tenant.id ? data.refusedMessaging.fields : messagingFieldsOf(tenant.messaging);
+  return html`<form method="post" action="/admin/tenants/${segment(tenant.id)}/messaging" class="filters" aria-label="Messaging of ${tenant.id}">
+    ${csrfField(data.csrfToken)}
+    <div class="field">
+      <label for="${prefix}-transports">Transports</label>
+      <input
+        id="${prefix}-transports"
+        name="transports"
+        value="${fields.transports}"
+        placeholder="${data.transports.join(' ')}"
+        autocomplete="off"
+        spellcheck="false"
+      />
+    </div>
+    <div class="field">
+      <label for="${prefix}-patterns">Patterns</label>
+      <textarea id="${prefix}-patterns" name="patterns" rows="3" cols="36" spellcheck="false" placeholder="billing.&#10;audit.record">
+${fields.patterns}</textarea>
+    </div>
+    <div class="field field-actions">
+      <button type="submit" aria-label="Save the messaging of ${tenant.id}">Save messaging</button>
+      ${
+        tenant.id === DEFAULT_TENANT
+          ? html`<button type="submit" name="reset" value="everything" aria-label="Let ${tenant.id} message every transport and pattern">
+              Allow everything
+            </button>`
+          : ''
+      }
+    </div>
+    <p class="hint">
+      Transports are names of <code>MESSAGE_TRANSPORTS</code> (${data.transports.join(', ')}), between spaces or commas. Patterns go one per line: one
+      ending in <code>.</code> allows every pattern that starts with it, any other only itself. Empty fields allow nothing. This API process applies a
+      change at once, every other one and every worker within two seconds; a MESSAGE no longer allowed fails when it is due.
+    </p>
+  </form>`;
+}
+
 function tenantSection(tenant: TenantView, data: TenantsPageData): SafeHtml {
   const id = tenantAnchor(tenant.id);
   const on = (path: string) => `${path}?tenant=${segment(tenant.id)}`;
@@ -146,6 +211,8 @@ function tenantSection(tenant: TenantView, data: TenantsPageData): SafeHtml {
         A field left empty follows the deployment's default. Every API process holds the tenant's creates to the new limits within a second.
       </p>
     </form>
+    <h3>Messaging</h3>
+    ${messagingFacts(tenant.messaging)} ${messagingForm(tenant, data, `${id}.messaging`)}
     <h3>Keys</h3>
     ${keysTable(tenant, data.csrfToken)}
     <form method="post" action="/admin/tenants/${segment(tenant.id)}/keys">
@@ -210,7 +277,7 @@ function newKeyBox(newKey: TenantsPageData['newKey']): SafeHtml {
   </section>`;
 }
 
-/** Every tenant with its quota use, limits and keys; creating tenants, changing limits, making and revoking keys. */
+/** Every tenant with its quota use, limits, messaging and keys; creating tenants, changing limits and messaging, making and revoking keys. */
 export function tenantsView(data: TenantsPageData): SafeHtml {
   return html`<h1>Tenants</h1>
     ${newKeyBox(data.newKey)}

@@ -1,18 +1,22 @@
 import { Test } from '@nestjs/testing';
-import { PunctualConfig, loadConfig } from '@app/config';
+import { ActionTypesModule } from '@app/action-types';
+import { MESSAGE } from '@app/built-in-actions';
+import { ConfigModule } from '@app/config';
+import { DatabaseModule } from '@app/database';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { fulfillmentContext } from '@app/testing';
 import { MessageTransports } from './message-transports';
 import { MessageFulfillment } from './message.fulfillment';
 
-/** Against the real Redis of the test run, with no sibling listening: what a MESSAGE attempt does when no one answers. */
+/** Against the real Redis and Postgres of the test run, with no sibling listening: what a MESSAGE attempt does when no one answers. */
 describe('MessageFulfillment (real Redis, no sibling)', () => {
   let fulfillment: MessageFulfillment;
   let close: () => Promise<void>;
 
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
-      providers: [{ provide: PunctualConfig, useValue: loadConfig() }, MessageTransports, MessageFulfillment],
+      imports: [ConfigModule, DatabaseModule, ActionTypesModule.forRoot([MESSAGE])],
+      providers: [MessageTransports, MessageFulfillment],
     }).compile();
     fulfillment = moduleRef.get(MessageFulfillment);
     close = () => moduleRef.close();
@@ -41,6 +45,14 @@ describe('MessageFulfillment (real Redis, no sibling)', () => {
     await expect(fulfillment.fulfill({ pattern, expectReply: false }, fulfillmentContext())).resolves.toEqual({
       note: `emitted ${pattern} on transport "default"`,
     });
+  });
+
+  it('fails for good when the tenant may not send the message (a tenant without a row is allowed nothing)', async () => {
+    await expect(fulfillment.fulfill({ pattern, expectReply: false }, fulfillmentContext({ tenant: 'no-such-tenant' }))).rejects.toThrow(
+      new PermanentFulfillmentError(
+        `MESSAGE not sent: transport "default" is not allowed for tenant no-such-tenant; an operator allows it in the tenant's messaging`,
+      ),
+    );
   });
 
   it('fails for good on a transport no longer configured', async () => {

@@ -1,4 +1,5 @@
 import { Observable, TimeoutError, firstValueFrom, fromEvent, map, race, timeout } from 'rxjs';
+import { MessagePermissions } from '@app/action-types';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
 import { MESSAGE, MessageData } from '@app/built-in-actions';
@@ -26,13 +27,19 @@ export interface MessageEnvelope {
  */
 @Fulfillment(MESSAGE)
 export class MessageFulfillment implements ActionFulfillment<MessageData> {
-  constructor(private readonly transports: MessageTransports) {}
+  constructor(
+    private readonly transports: MessageTransports,
+    private readonly permissions: MessagePermissions,
+  ) {}
 
   async fulfill(data: MessageData, context: FulfillmentContext): Promise<FulfillmentResult> {
     const name = data.transport ?? DEFAULT_MESSAGE_TRANSPORT;
     const proxy = this.transports.get(name);
     // Checked at create; a transport removed from MESSAGE_TRANSPORTS since then can never be reached.
     if (!proxy) throw new PermanentFulfillmentError(`MESSAGE transport "${name}" is not configured in MESSAGE_TRANSPORTS`);
+    // Checked at create too; an operator may have withdrawn the tenant's permission since.
+    const refused = await this.permissions.refusal(context.tenant, { transport: name, pattern: data.pattern });
+    if (refused) throw new PermanentFulfillmentError(`MESSAGE not sent: ${refused}`);
     const envelope: MessageEnvelope = {
       idempotencyKey: context.idempotencyKey,
       actionId: context.actionId,
