@@ -111,7 +111,7 @@ export class ActionsService {
       });
       // A concurrent repeat stored first: this request is a repeat too, and counts against nothing.
       if (result.created) places.keep();
-      else this.quotas.refundRate(caller.tenant, 1);
+      else await this.quotas.refundRate(caller.tenant, 1);
       return result;
     } finally {
       places.release();

@@ -98,9 +98,8 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** Gives `count` creates back to the tenant's rate: they turned out to repeat a create already counted. */
-  refundRate(tenantId: string, count: number): void {
-    const ledger = this.ledgers.get(tenantId);
-    if (ledger) void this.rewardRate(tenantId, this.rateOf(ledger), count);
+  async refundRate(tenantId: string, count: number): Promise<void> {
+    await this.rewardRate(tenantId, this.rateOf(await this.ledgerOf(tenantId)), count);
   }
 
   /** `count` of the tenant's stored actions stopped being active: their places are free at once. */
