@@ -187,6 +187,14 @@ describe("Quotas: a tenant's creates fit its rate and its active actions, or sto
     expect(await statusOf(failed)).toBe('FAILED');
     const page = await (await fetch(`${origin}${answer.headers.get('location')}`, { headers: { ...basicAuth(), cookie: session.cookie } })).text();
     expect(page).toContain('1 stayed FAILED: their tenant has no place left among its active actions');
+    const single = await postConsoleForm(origin, `/admin/actions/${failed}/retry`, { _csrf: session.token }, { cookie: session.cookie, origin });
+    expect(single.status).toBe(429);
+    // The action's page, with the reason where its other refusals show theirs.
+    expect(single.headers.get('content-type')).toMatch(/^text\/html/);
+    const refusalPage = await single.text();
+    expect(refusalPage).toContain(`<title>Action ${failed}`);
+    expect(refusalPage).toContain(`Tenant ${id} has 1 active actions (PENDING or IN_PROGRESS) of at most 1`);
+    expect(await statusOf(failed)).toBe('FAILED');
 
     expect((await client.delete(`/actions/${other}`)).status).toBe(204);
     const retried = await client.post(`/actions/${failed}/retry`);
