@@ -12,6 +12,16 @@ function controlledReads() {
   };
 }
 
+/** A ledger whose first read, at time 0, found `active` actions. */
+async function ledgerThatRead(active: number) {
+  const reads = controlledReads();
+  const ledger = new ActiveLedger(reads.read, 1000);
+  const read = ledger.fresh(0);
+  reads.answer(active);
+  await read;
+  return { ledger, reads };
+}
+
 describe('ActiveLedger', () => {
   it('shares one read among the requests that ask during it, and reads again only once the last is old', async () => {
     const reads = controlledReads();
@@ -28,11 +38,7 @@ describe('ActiveLedger', () => {
   });
 
   it('counts held places at once, keeps those stored and forgets those given back', async () => {
-    const reads = controlledReads();
-    const ledger = new ActiveLedger(reads.read, 1000);
-    const read = ledger.fresh(0);
-    reads.answer(2);
-    await read;
+    const { ledger } = await ledgerThatRead(2);
     const stored = new HeldPlaces(ledger, 3);
     const refused = new HeldPlaces(ledger, 1);
     ledger.hold(3);
@@ -49,11 +55,7 @@ describe('ActiveLedger', () => {
   });
 
   it('errs on the side of fewer admissions when its own changes run beside a read, until the next read', async () => {
-    const reads = controlledReads();
-    const ledger = new ActiveLedger(reads.read, 1000);
-    const first = ledger.fresh(0);
-    reads.answer(5);
-    await first;
+    const { ledger, reads } = await ledgerThatRead(5);
     ledger.hold(1);
     const second = ledger.fresh(1000);
     // Stored and freed while the read runs: the read may or may not see either.
