@@ -4,14 +4,9 @@ import { Browser } from 'playwright-core';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startApiApp, startCleanApiApp } from './support/api-test-app';
 import { ADMIN_CREDENTIALS, basicAuth, consoleContext, launchChromium } from './support/console-browser';
+import { ConsoleSession, openConsoleSession, postConsoleForm } from './support/console-form';
 import { httpRequestExample, storedCounts } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
-
-/** A console session as a browser holds it: the session cookie and the token its pages carry. */
-interface Session {
-  cookie: string;
-  token: string;
-}
 
 /**
  * The console's defences: basic auth on every route, CSRF checks on every change, client data
@@ -34,20 +29,9 @@ describe('Operator console security', () => {
   const create = async (body: object = httpRequestExample()): Promise<string> => (await api.client.post('/actions', body)).body.id;
 
   /** Opens an action's page as a browser would, and keeps the session it was given. */
-  const openSession = async (): Promise<Session> => {
-    const page = await fetch(`${origin}/admin/actions/${await create()}`, { headers: basicAuth() });
-    const cookie = page.headers.get('set-cookie')!.split(';')[0];
-    const token = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1];
-    return { cookie, token };
-  };
+  const openSession = async (): Promise<ConsoleSession> => openConsoleSession(origin, `/admin/actions/${await create()}`);
 
-  const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string>) =>
-    fetch(`${origin}${path}`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { ...basicAuth(), 'content-type': 'application/x-www-form-urlencoded', ...headers },
-      body: new URLSearchParams(fields).toString(),
-    });
+  const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string>) => postConsoleForm(origin, path, fields, headers);
 
   it('asks for the admin credentials on every console route, and a POST without them changes nothing', async () => {
     const id = await create();

@@ -12,13 +12,17 @@ import {
   NewAction,
   TenantScope,
   isCalendarDeletedMeanwhile,
+  ownedBy,
 } from '@app/database';
 import {
   CalendarDates,
   Clock,
   LifecycleEvent,
   MisfirePolicy,
+  TERMINAL_STATUSES,
+  Transition,
   TransitionRefusedError,
+  UnlockedGuard,
   assertRepeatInterval,
   unlockedGuard,
   newActionState,
@@ -90,20 +94,47 @@ export class ActionsService {
 
   /**
    * Creates one action; with an idempotency key, a repeat returns the first action and `created: false`,
-   * and a repeat with another body is refused (`IdempotencyKeyReusedError`).
+   * and a repeat with another body is refused (`IdempotencyKeyReusedError`). A repeat is answered
+   * before the quotas, and counts against neither; a new create is admitted before its costly
+   * validation, and a refused one gives its active place back but not its rate (so a flood of
+   * invalid requests is held to the rate too).
    */
   async create(dto: CreateActionDto, caller: VerifiedKey, idempotency?: IdempotencyClaim): Promise<{ action: ActionEntity; created: boolean }> {
-    const input = await this.toNewAction(dto, caller, 'data');
-    await this.assertCalendarsExist(caller.tenant, [{ calendar: input.state.calendar, field: 'calendar' }]);
-    await this.quotas.admit(caller.tenant, 1);
-    return refusingDeletedCalendars(async () => {
-      if (idempotency) return this.scheduler.createIdempotent(caller.keyId, idempotency.key, idempotency.requestHash, input);
-      return { created: true, action: await this.scheduler.create(input) };
-    });
+    const first = idempotency && (await this.actions.replayOf(caller.keyId, idempotency.key, idempotency.requestHash, caller.tenant));
+    if (first) return { created: false, action: first };
+    const places = await this.quotas.admit(caller.tenant, 1);
+    try {
+      const input = await this.toNewAction(dto, caller, 'data');
+      await this.assertCalendarsExist(caller.tenant, [{ calendar: input.state.calendar, field: 'calendar' }]);
+      const result = await refusingDeletedCalendars(async () => {
+        if (idempotency) return this.scheduler.createIdempotent(caller.keyId, idempotency.key, idempotency.requestHash, input);
+        return { created: true, action: await this.scheduler.create(input) };
+      });
+      // A concurrent repeat stored first: this request is a repeat too, and counts against nothing.
+      if (result.created) places.keep();
+      else await this.quotas.refundRate(caller.tenant, 1);
+      return result;
+    } finally {
+      places.release();
+    }
   }
 
-  /** Validates every item first and names each bad one by index; then stores all in one statement. */
+  /**
+   * Admits the batch first, then validates every item and names each bad one by index; then
+   * stores all in one statement.
+   */
   async createBatch(items: CreateActionDto[], caller: VerifiedKey): Promise<ActionEntity[]> {
+    const places = await this.quotas.admit(caller.tenant, items.length);
+    try {
+      const created = await this.validateAndCreateAll(items, caller);
+      places.keep();
+      return created;
+    } finally {
+      places.release();
+    }
+  }
+
+  private async validateAndCreateAll(items: CreateActionDto[], caller: VerifiedKey): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
     const calendars: { calendar: string | null; field: string }[] = [];
@@ -120,7 +151,6 @@ export class ActionsService {
     }
     if (problems.length > 0) throw new InvalidActionDataError(problems);
     await this.assertCalendarsExist(caller.tenant, calendars);
-    await this.quotas.admit(caller.tenant, inputs.length);
     return refusingDeletedCalendars(() => this.scheduler.createAll(inputs));
   }
 
@@ -193,7 +223,7 @@ export class ActionsService {
       await this.assertCalendarsExist(current.tenantId, [{ calendar: dto.calendar ?? null, field: 'calendar' }]);
       const patched = transition(current, { type: 'patched', changes: dto, by: keyId });
       assertRepeatInterval(patched.after, this.config.scheduling.minRepeatIntervalMs);
-      return refusingDeletedCalendars(() => this.scheduler.apply(patched, guard));
+      return refusingDeletedCalendars(() => this.applyCounted(patched, guard));
     });
   }
 
@@ -201,7 +231,7 @@ export class ActionsService {
   async remove(id: string, scope: TenantScope): Promise<void> {
     await this.changeUntilSettled(id, scope, async (current) => {
       const guard = unlockedGuard(current, 'deleted', this.clock.now(), this.config.scheduling.lockWindowMs);
-      return this.scheduler.apply(transition(current, { type: 'deleted' }), guard);
+      return this.applyCounted(transition(current, { type: 'deleted' }), guard);
     });
   }
 
@@ -212,7 +242,7 @@ export class ActionsService {
   async cancel(id: string, scope: TenantScope, note: string | null): Promise<ActionEntity> {
     return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'canceled', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
-      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+      return this.applyCounted(transition(current, event), { statuses: [current.status] });
     });
   }
 
@@ -221,16 +251,18 @@ export class ActionsService {
    * locked finishes first, with its retries. Pausing a paused action changes nothing.
    */
   async pause(id: string, scope: TenantScope, note: string | null): Promise<ActionEntity> {
+    await this.countControl(scope);
     return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'paused', now: this.clock.now(), note, lockWindowMs: this.config.scheduling.lockWindowMs };
-      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+      return this.applyCounted(transition(current, event), { statuses: [current.status] });
     });
   }
 
   /** Lets a paused action run again (409 once final); an occurrence whose time passed meanwhile follows the misfire policy. */
   async resume(id: string, scope: TenantScope): Promise<ActionEntity> {
+    await this.countControl(scope);
     return this.changeUntilSettled(id, scope, (current) =>
-      this.scheduler.apply(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
+      this.applyCounted(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
     );
   }
 
@@ -239,18 +271,52 @@ export class ActionsService {
    * action): at once when not locked, else after the locked or running occurrence.
    */
   async skip(id: string, scope: TenantScope, count: number): Promise<ActionEntity> {
+    await this.countControl(scope);
     return this.changeUntilSettled(id, scope, async (current) => {
       const event: LifecycleEvent = { type: 'skipRequested', now: this.clock.now(), count, lockWindowMs: this.config.scheduling.lockWindowMs };
-      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+      return this.applyCounted(transition(current, event), { statuses: [current.status] });
     });
   }
 
-  /** Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409 otherwise). */
+  /**
+   * Puts a FAILED or NO_ACTION action back to PENDING, due now, as the same occurrence (409
+   * otherwise); it takes a place among its tenant's active actions (429 when none is left).
+   */
   async retry(id: string, scope: TenantScope): Promise<ActionEntity> {
+    await this.countControl(scope);
     return this.changeUntilSettled(id, scope, (current) => {
       const event: LifecycleEvent = { type: 'retriedManually', now: this.clock.now() };
-      return this.scheduler.apply(transition(current, event), { statuses: [current.status] });
+      return this.applyCounted(transition(current, event), { statuses: [current.status] });
     });
+  }
+
+  /**
+   * A tenant's pause, resume, skip or retry counts as one create against its rate (429 when none
+   * is left), so a flood of them costs what a flood of creates does. Cancel never counts: stopping
+   * must always work. The operator, in the console, acts for no tenant and counts against none.
+   */
+  private async countControl(scope: TenantScope): Promise<void> {
+    const tenant = ownedBy(scope);
+    if (tenant !== null) await this.quotas.countControl(tenant);
+  }
+
+  /**
+   * Persists a transition (see `ActionScheduler.apply`) and keeps the tenant's active actions
+   * right: one made active again (a manual retry) needs a free place first (429 when there is
+   * none, nothing changed), one that stops being active (deleted, canceled, finished) frees its
+   * place at once.
+   */
+  private async applyCounted(change: Transition<ActionEntity>, guard: UnlockedGuard): Promise<ActionEntity | null> {
+    const activated = Number(isActive(change.after) && !change.deleted) - Number(isActive(change.before));
+    const places = activated > 0 ? await this.quotas.holdActive(change.before.tenantId, activated) : null;
+    try {
+      const updated = await this.scheduler.apply(change, guard);
+      if (updated) places?.keep();
+      if (updated && activated < 0) this.quotas.freed(change.before.tenantId, -activated);
+      return updated;
+    } finally {
+      places?.release();
+    }
   }
 
   /**
@@ -329,6 +395,11 @@ export class ActionsService {
     const problem = url == null ? null : webhookUrlProblem(url, field, this.egress, false);
     if (problem) throw new InvalidActionDataError([problem]);
   }
+}
+
+/** Counted against `maxActiveActions`: PENDING (paused or not) and IN_PROGRESS. */
+function isActive(action: ActionEntity): boolean {
+  return !TERMINAL_STATUSES.includes(action.status);
 }
 
 function unknownCalendar(field: string, name: string): string {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { TenantScope } from '@app/database';
+import { EVERY_TENANT, TenantScope } from '@app/database';
 import { ActionStatus, TransitionRefusedError } from '@app/domain';
 import { ActionNotFoundError } from '../errors/action.errors';
+import { QuotaExceededError } from '../errors/quota.errors';
 import { ActionsService } from './actions.service';
 
 export interface RetryAllResult {
@@ -9,6 +10,8 @@ export interface RetryAllResult {
   retried: number;
   /** Actions that were FAILED when listed but changed (retried, deleted) by someone else before their turn. */
   skipped: number;
+  /** Actions left FAILED because their tenant had no place left among its active actions (`maxActiveActions`). */
+  overQuota: number;
 }
 
 /** Listed and retried this many at a time: a page is one list query, and its retries run side by side. */
@@ -20,28 +23,32 @@ export class DeadLettersService {
   constructor(private readonly actions: ActionsService) {}
 
   /**
-   * Retries every action of `type` that is FAILED, each with `ActionsService.retry`, so each one
-   * follows exactly the rules of a single retry. Pages move forward by (executionTime, id), and
-   * a retried action leaves the FAILED filter, so one that fails again meanwhile is not retried twice.
+   * Retries every action of `type` that is FAILED in `scope`, each with `ActionsService.retry`, so
+   * each one follows exactly the rules of a single retry in the console: it needs a place among
+   * its tenant's active actions, and, being the operator's, counts against no tenant's rate.
+   * Pages move forward by (executionTime, id), and a retried action leaves the FAILED filter, so
+   * one that fails again meanwhile is not retried twice; one left FAILED over its quota is passed.
    */
   async retryAll(type: string, scope: TenantScope): Promise<RetryAllResult> {
-    const result: RetryAllResult = { retried: 0, skipped: 0 };
+    const result: RetryAllResult = { retried: 0, skipped: 0, overQuota: 0 };
     let cursor: string | undefined;
     do {
       const page = await this.actions.list({ status: ActionStatus.Failed, action: type, limit: PAGE_SIZE, cursor }, scope);
-      await Promise.all(page.items.map((action) => this.retryOne(action.id, scope, result)));
+      await Promise.all(page.items.map((action) => this.retryOne(action.id, result)));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
     return result;
   }
 
-  private async retryOne(id: string, scope: TenantScope, result: RetryAllResult): Promise<void> {
+  /** Retries in the operator's scope: the listing already limited the actions to the tenant chosen. */
+  private async retryOne(id: string, result: RetryAllResult): Promise<void> {
     try {
-      await this.actions.retry(id, scope);
+      await this.actions.retry(id, EVERY_TENANT);
       result.retried += 1;
     } catch (error) {
-      if (!(error instanceof TransitionRefusedError || error instanceof ActionNotFoundError)) throw error;
-      result.skipped += 1;
+      if (error instanceof QuotaExceededError) result.overQuota += 1;
+      else if (error instanceof TransitionRefusedError || error instanceof ActionNotFoundError) result.skipped += 1;
+      else throw error;
     }
   }
 }

@@ -2,13 +2,16 @@ import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
-import { TenantLimits, TenantsRepository } from '@app/database';
+import { TenantsRepository } from '@app/database';
+import { InvalidRequestError } from '../errors/action.errors';
 import { QuotaExceededError } from '../errors/quota.errors';
+import { ActiveLedger, HeldPlaces } from './active-ledger';
 
 /**
  * A tenant's limits and active actions are read at most this often per process, so a create costs
- * no count; between reads, the process adds its own creates. A quota may so be passed by what other
- * API processes created within one read.
+ * no count; between reads, the process counts its own changes. A quota may so be passed by what
+ * other API processes created within one read, and learns of actions that a worker finished at the
+ * next read.
  */
 const TENANT_READ_MS = 1000;
 /** Tenants whose last read a process keeps; the least recently used beyond this are read again when next asked. */
@@ -18,12 +21,6 @@ const BURST_SECONDS = 10;
 /** What a tenant over its active-actions limit is told to wait: actions end on their own schedule. */
 const ACTIVE_RETRY_SECONDS = 60;
 
-/** A tenant's limits and active actions as last read, plus the creates this process admitted since. */
-interface TenantUse {
-  limits: TenantLimits | null;
-  active: number;
-}
-
 /** Creates of one tenant waiting for their count, while one is on its way to Redis. */
 interface RateBatch {
   waiting: { count: number; resolve: () => void; reject: (refusal: QuotaExceededError) => void }[];
@@ -32,8 +29,10 @@ interface RateBatch {
 
 /**
  * The quotas a tenant's creates must fit (contract: active actions and create rate), checked
- * before anything is stored. Active actions come from the counts behind stats, read at most once a
- * second per tenant; creates are counted in Redis, shared by every API process, in windows of
+ * before anything is validated or stored. Active actions are the tenant's `ActiveLedger`: the
+ * counts behind stats, read at most once a second per tenant, plus what this process changed
+ * since, plus the places it holds for writes on their way. Creates, and the control requests
+ * that count with them, are counted in Redis, shared by every API process, in windows of
  * BURST_SECONDS holding ten seconds' worth of the rate. When Redis cannot be reached, the rate is
  * not enforced (creates go on), and that is logged once per outage.
  */
@@ -43,8 +42,7 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   private readonly redis: RedisClient;
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
-  /** One read per tenant at a time: the creates of a burst all ask at once, and share the same read. */
-  private readonly uses: LRUCache<string, TenantUse>;
+  private readonly ledgers = new LRUCache<string, ActiveLedger>({ max: CACHED_TENANTS });
   /** Creates waiting to be counted against a tenant's rate, by rate and tenant. */
   private readonly rateBatches = new Map<string, RateBatch>();
   private unreachable = false;
@@ -55,14 +53,6 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   ) {
     this.redis = redisConnection(config.redis, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
     this.redis.on('error', () => undefined);
-    this.uses = new LRUCache({
-      max: CACHED_TENANTS,
-      ttl: TENANT_READ_MS,
-      fetchMethod: async (id) => {
-        const tenant = await this.tenants.find(id);
-        return { limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0 };
-      },
-    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -73,19 +63,78 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
     this.redis.disconnect();
   }
 
-  /** Refuses (429, nothing stored) `count` creates that would take the tenant over its rate or its active actions. */
-  async admit(tenantId: string, count: number): Promise<void> {
-    const use = await this.uses.forceFetch(tenantId);
-    const maxActive = use.limits?.maxActiveActions ?? this.config.tenantDefaults.maxActiveActions;
-    const active = use.active;
-    if (active + count > maxActive) {
+  /**
+   * Holds `count` places among the tenant's active actions and counts `count` creates against
+   * its rate, or refuses: 400 for a batch larger than the burst (it could never pass), 429 over
+   * either limit, holding nothing. The caller keeps the places once its creates are stored and
+   * releases them whatever else happens.
+   */
+  async admit(tenantId: string, count: number): Promise<HeldPlaces> {
+    const ledger = await this.ledgerOf(tenantId);
+    const rate = this.rateOf(ledger);
+    if (count > rate * BURST_SECONDS) {
+      throw new InvalidRequestError(
+        `items: a batch of tenant ${tenantId} may hold at most ${rate * BURST_SECONDS} actions (its burst: ${BURST_SECONDS} × its create rate of ${rate} per second); send these ${count} as batches of at most ${rate * BURST_SECONDS}`,
+      );
+    }
+    const places = this.hold(tenantId, ledger, count);
+    try {
+      await this.consumeRate(tenantId, rate, count);
+    } catch (error) {
+      places.release();
+      throw error;
+    }
+    return places;
+  }
+
+  /** Holds `count` places among the tenant's active actions (429 when over, holding nothing), for actions made active again. */
+  async holdActive(tenantId: string, count: number): Promise<HeldPlaces> {
+    return this.hold(tenantId, await this.ledgerOf(tenantId), count);
+  }
+
+  /** Counts one control request (pause, resume, skip, retry) against the tenant's create rate: 429 when none is left. */
+  async countControl(tenantId: string): Promise<void> {
+    await this.consumeRate(tenantId, this.rateOf(await this.ledgerOf(tenantId)), 1);
+  }
+
+  /** Gives `count` creates back to the tenant's rate: they turned out to repeat a create already counted. */
+  async refundRate(tenantId: string, count: number): Promise<void> {
+    await this.rewardRate(tenantId, this.rateOf(await this.ledgerOf(tenantId)), count);
+  }
+
+  /** `count` of the tenant's stored actions stopped being active: their places are free at once. */
+  freed(tenantId: string, count: number): void {
+    this.ledgers.get(tenantId)?.free(count);
+  }
+
+  private async ledgerOf(tenantId: string): Promise<ActiveLedger> {
+    let ledger = this.ledgers.get(tenantId);
+    if (!ledger) {
+      ledger = new ActiveLedger(async () => {
+        const tenant = await this.tenants.find(tenantId);
+        return { limits: tenant?.limits ?? null, active: tenant?.activeActions ?? 0 };
+      }, TENANT_READ_MS);
+      this.ledgers.set(tenantId, ledger);
+    }
+    await ledger.fresh(performance.now());
+    return ledger;
+  }
+
+  /** Synchronous from the check to the hold: no other request can pass on the same count. */
+  private hold(tenantId: string, ledger: ActiveLedger, count: number): HeldPlaces {
+    const maxActive = ledger.limits?.maxActiveActions ?? this.config.tenantDefaults.maxActiveActions;
+    if (ledger.active + count > maxActive) {
       throw new QuotaExceededError(
-        `Tenant ${tenantId} has ${active} active actions (PENDING or IN_PROGRESS) of at most ${maxActive}; ${count} more would pass that limit. Let some finish or delete them, or ask an operator to raise maxActiveActions`,
+        `Tenant ${tenantId} has ${ledger.active} active actions (PENDING or IN_PROGRESS) of at most ${maxActive}; ${count} more would pass that limit. Let some finish or delete them, or ask an operator to raise maxActiveActions`,
         ACTIVE_RETRY_SECONDS,
       );
     }
-    await this.consumeRate(tenantId, use.limits?.createRate ?? this.config.tenantDefaults.createRate, count);
-    use.active += count;
+    ledger.hold(count);
+    return new HeldPlaces(ledger, count);
+  }
+
+  private rateOf(ledger: ActiveLedger): number {
+    return ledger.limits?.createRate ?? this.config.tenantDefaults.createRate;
   }
 
   /**
@@ -140,14 +189,18 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
         return null;
       }
       // A refused create stores nothing, so it takes nothing from the rate either.
-      await this.limiterFor(rate)
-        .reward(tenantId, count)
-        .catch(() => undefined);
+      await this.rewardRate(tenantId, rate, count);
       return new QuotaExceededError(
-        `Tenant ${tenantId} may create ${rate} actions per second (bursts of ${rate * BURST_SECONDS}); ${count} more would pass that limit. Retry after the time given`,
+        `Tenant ${tenantId} may create ${rate} actions per second (bursts of ${rate * BURST_SECONDS}), each pause, resume, skip or retry counting as one; ${count} more would pass that limit. Retry after the time given`,
         Math.max(1, Math.ceil(error.msBeforeNext / 1000)),
       );
     }
+  }
+
+  private async rewardRate(tenantId: string, rate: number, count: number): Promise<void> {
+    await this.limiterFor(rate)
+      .reward(tenantId, count)
+      .catch(() => undefined);
   }
 
   private limiterFor(rate: number): RateLimiterRedis {

@@ -6,6 +6,7 @@ import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
 import { ActionsService } from '../actions/actions.service';
 import { ERROR_ANSWERS } from '../errors/error-replies';
+import { QuotaExceededError } from '../errors/quota.errors';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { MAX_SKIP_COUNT } from '../actions/dto/skip-occurrences.dto';
 import { ConsoleInputError, RawInput, parseCount, parseId, parseListFilters, parseTime, textField } from './console-input';
@@ -123,13 +124,16 @@ export class ActionPagesController {
     sendPage(res, refusal.status, await this.render(id, csrfToken, refusal.notice));
   }
 
-  /** The lifecycle's refusals (locked, running, finished, wrong status) as the reason to show, with their code's status; other errors go on. */
+  /**
+   * The lifecycle's refusals (locked, running, finished, wrong status) and the tenant's quota (a
+   * retry with no place left) as the reason to show, with their code's status; other errors go on.
+   */
   private async refusalOf(apply: () => Promise<unknown>): Promise<{ status: HttpStatus; notice: Notice } | null> {
     try {
       await apply();
       return null;
     } catch (error) {
-      if (!(error instanceof TransitionRefusedError || error instanceof InvalidChangeError)) throw error;
+      if (!(error instanceof TransitionRefusedError || error instanceof InvalidChangeError || error instanceof QuotaExceededError)) throw error;
       return { status: ERROR_ANSWERS[error.code].status, notice: { kind: 'error', text: error.message } };
     }
   }

@@ -79,9 +79,14 @@ export class DeadLettersController {
     const type = parseActionType(rawType, 'type');
     // The confirmation names the tenant it counted for, in a field of its form.
     const tenant = await this.tenants.filter(body);
-    const { retried, skipped } = await this.deadLetters.retryAll(type, tenant.scope);
+    const { retried, skipped, overQuota } = await this.deadLetters.retryAll(type, tenant.scope);
     // Back to a page that can be reloaded without retrying again.
-    const done = queryString({ tenant: tenant.selected, retried: String(retried), skipped: String(skipped) });
+    const done = queryString({
+      tenant: tenant.selected,
+      retried: String(retried),
+      skipped: String(skipped),
+      overQuota: overQuota > 0 ? String(overQuota) : undefined,
+    });
     res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}${done}`);
   }
 
@@ -90,13 +95,16 @@ export class DeadLettersController {
   }
 }
 
-/** The outcome of a "retry all" the redirect carries: two counts, shown only when both are numbers. */
+/** The outcome of a "retry all" the redirect carries: its counts (those over quota only when some were), shown only when all are numbers. */
 function retriedNotice(query: RawInput): Notice | undefined {
   const retried = textField(query, 'retried');
   const skipped = textField(query, 'skipped') ?? '0';
-  if (!retried || !COUNT.test(retried) || !COUNT.test(skipped)) return undefined;
+  const overQuota = textField(query, 'overQuota') ?? '0';
+  if (!retried || !COUNT.test(retried) || !COUNT.test(skipped) || !COUNT.test(overQuota)) return undefined;
   const n = Number(retried);
   const changed =
     Number(skipped) > 0 ? ` ${count(Number(skipped))} had changed meanwhile (retried or deleted by someone else) and were left as they were.` : '';
-  return { kind: 'success', text: `Retried ${count(n)} action${n === 1 ? '' : 's'}: PENDING again, running now.${changed}` };
+  const held =
+    Number(overQuota) > 0 ? ` ${count(Number(overQuota))} stayed FAILED: their tenant has no place left among its active actions (maxActiveActions).` : '';
+  return { kind: 'success', text: `Retried ${count(n)} action${n === 1 ? '' : 's'}: PENDING again, running now.${changed}${held}` };
 }

@@ -46,16 +46,26 @@ export class ActionsRepository {
         throw error;
       });
     if (created) return { created: true, action: created };
-    const rows: { action_id: string; request_hash: string | null }[] = await this.dataSource.query(
-      `SELECT action_id, request_hash FROM idempotency_keys WHERE api_key_id = $1 AND key = $2`,
-      [apiKeyId, key],
-    );
-    // A key stored before hashes were kept has none: it answers as before until it expires.
-    if (rows[0] && rows[0].request_hash !== null && rows[0].request_hash !== requestHash) throw new IdempotencyKeyReusedError(key);
-    // The key is one tenant's, and so is every action it created.
-    const existing = rows[0] && (await this.findById(rows[0].action_id, tenantScope(action.tenantId)));
+    const existing = await this.replayOf(apiKeyId, key, requestHash, action.tenantId);
     if (!existing) throw new Error(`Idempotency key ${key} refers to no action`);
     return { created: false, action: existing };
+  }
+
+  /**
+   * The action `(apiKeyId, key)` created within 24 h, for a repeat of that create; null when the
+   * key is new (or forgotten). A repeat with another body is refused (`IdempotencyKeyReusedError`).
+   */
+  async replayOf(apiKeyId: string, key: string, requestHash: string, tenantId: string): Promise<ActionEntity | null> {
+    const rows: { action_id: string; request_hash: string | null }[] = await this.dataSource.query(
+      `SELECT action_id, request_hash FROM idempotency_keys
+       WHERE api_key_id = $1 AND key = $2 AND created_at >= now() - interval '${IDEMPOTENCY_TTL}'`,
+      [apiKeyId, key],
+    );
+    if (!rows[0]) return null;
+    // A key stored before hashes were kept has none: it answers as before until it expires.
+    if (rows[0].request_hash !== null && rows[0].request_hash !== requestHash) throw new IdempotencyKeyReusedError(key);
+    // The key is one tenant's, and so is every action it created.
+    return this.findById(rows[0].action_id, tenantScope(tenantId));
   }
 
   /** The action, if `scope` may see it: another tenant's is as missing as one that never was. */
