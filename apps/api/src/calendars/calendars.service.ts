@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { PunctualConfig } from '@app/config';
 import { CalendarRecord, CalendarsRepository, TenantScope } from '@app/database';
+import { PageParams } from '@punctual/contract';
 import { CalendarInUseError, CalendarNotFoundError } from '../errors/calendar.errors';
+import { QuotaExceededError } from '../errors/quota.errors';
+import { decodeCalendarCursor, encodeCalendarCursor } from './calendar-cursor';
+import { DEFAULT_CALENDAR_PAGE } from './dto/calendar-page.query';
 import { PutCalendarDto } from './dto/put-calendar.dto';
+
+/** When to try a refused create again: a deletion may have made room by then; nothing frees one on its own. */
+const FULL_RETRY_SECONDS = 60;
+
+export interface CalendarPage {
+  items: CalendarRecord[];
+  nextCursor: string | null;
+}
 
 /**
  * Calendars, for every door (HTTP, RPC, the console). A change is one small write whatever the
@@ -10,11 +23,23 @@ import { PutCalendarDto } from './dto/put-calendar.dto';
  */
 @Injectable()
 export class CalendarsService {
-  constructor(private readonly calendars: CalendarsRepository) {}
+  private readonly maxPerTenant: number;
 
-  /** Creates the tenant's calendar, or replaces its dates and description. */
-  put(tenant: string, name: string, dto: PutCalendarDto): Promise<CalendarRecord> {
-    return this.calendars.put(tenant, name, [...new Set(dto.dates)], dto.description ?? null);
+  constructor(
+    private readonly calendars: CalendarsRepository,
+    config: PunctualConfig,
+  ) {
+    this.maxPerTenant = config.calendars.maxPerTenant;
+  }
+
+  /** Creates the tenant's calendar (429 once it has the most it may keep), or replaces its dates and description. */
+  async put(tenant: string, name: string, dto: PutCalendarDto): Promise<CalendarRecord> {
+    const calendar = await this.calendars.put(tenant, name, [...new Set(dto.dates)], dto.description ?? null, this.maxPerTenant);
+    if (calendar) return calendar;
+    throw new QuotaExceededError(
+      `Tenant ${tenant} already has ${this.maxPerTenant} calendars, the most a tenant may keep; replace one of them, or delete one (DELETE /calendars/:name) before creating ${name}`,
+      FULL_RETRY_SECONDS,
+    );
   }
 
   async get(scope: TenantScope, name: string): Promise<CalendarRecord> {
@@ -23,8 +48,12 @@ export class CalendarsService {
     return calendar;
   }
 
-  list(scope: TenantScope): Promise<CalendarRecord[]> {
-    return this.calendars.list(scope);
+  /** One page of the calendars `scope` may see, by name; a cursor that is not a `nextCursor` is refused (400). */
+  async list(scope: TenantScope, query: PageParams): Promise<CalendarPage> {
+    const limit = query.limit ?? DEFAULT_CALENDAR_PAGE;
+    const rows = await this.calendars.page(scope, limit + 1, query.cursor ? decodeCalendarCursor(query.cursor) : undefined);
+    const items = rows.slice(0, limit);
+    return { items, nextCursor: rows.length > limit ? encodeCalendarCursor(items[limit - 1]) : null };
   }
 
   /** Deletes the tenant's calendar (404 when unknown), refused (409) while an action names it. */

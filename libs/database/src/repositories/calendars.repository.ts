@@ -13,6 +13,12 @@ export interface CalendarRecord {
   updatedAt: Date;
 }
 
+/** A calendar's place in the order of a list of calendars: by name, then tenant. */
+export interface CalendarPosition {
+  name: string;
+  tenantId: string;
+}
+
 /** What deleting a calendar came to: refused while an action names it (`namedBy` of them). */
 export type CalendarDeletion = { kind: 'deleted' } | { kind: 'missing' } | { kind: 'in-use'; namedBy: number };
 
@@ -29,17 +35,24 @@ export class CalendarsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Creates the tenant's calendar or replaces its dates and description. Concurrent puts of one
-   * name are serialized by its row; actions are not touched (the claim reads the dates when an
+   * Creates the tenant's calendar, unless it already has `maxPerTenant` of them, or replaces the
+   * dates and description of one it has; null when refused, with nothing written. A lock on the
+   * tenant serializes its puts, so creates arriving together are counted one after the other and
+   * never pass the limit between them. Actions are not touched (the claim reads the dates when an
    * occurrence comes due), so the cost does not grow with the actions that use it.
    */
-  async put(tenant: string, name: string, dates: readonly string[], description: string | null): Promise<CalendarRecord> {
+  async put(tenant: string, name: string, dates: readonly string[], description: string | null, maxPerTenant: number): Promise<CalendarRecord | null> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO calendars (tenant_id, name, description) VALUES ($1, $2, $3)
-         ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description, updated_at = clock_timestamp()`,
-        [tenant, name, description],
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('calendars:' || $1))`, [tenant]);
+      const stored: unknown[] = await manager.query(
+        `INSERT INTO calendars (tenant_id, name, description)
+         SELECT $1::varchar, $2::varchar, $3::varchar
+         WHERE EXISTS (SELECT 1 FROM calendars WHERE tenant_id = $1 AND name = $2) OR (SELECT count(*) FROM calendars WHERE tenant_id = $1) < $4
+         ON CONFLICT (tenant_id, name) DO UPDATE SET description = EXCLUDED.description, updated_at = clock_timestamp()
+         RETURNING 1`,
+        [tenant, name, description, maxPerTenant],
       );
+      if (stored.length === 0) return null;
       await manager.query(`DELETE FROM calendar_dates WHERE tenant_id = $1 AND calendar = $2 AND day <> ALL($3::date[])`, [tenant, name, dates]);
       await manager.query(`INSERT INTO calendar_dates (tenant_id, calendar, day) SELECT $1, $2, unnest($3::date[]) ON CONFLICT DO NOTHING`, [
         tenant,
@@ -62,10 +75,19 @@ export class CalendarsRepository {
     return calendar ?? null;
   }
 
-  list(scope: TenantScope): Promise<CalendarRecord[]> {
-    return this.dataSource.query(`SELECT ${CALENDAR} FROM calendars c WHERE ${tenantCondition(scope, 'c.tenant_id', 1)} ORDER BY c.name, c.tenant_id`, [
-      ownedBy(scope),
-    ]);
+  /**
+   * Up to `limit` calendars `scope` may see, by name then tenant, after `after` when given. The
+   * dates are read for the rows of the page only, however many calendars come before or after it.
+   */
+  page(scope: TenantScope, limit: number, after?: CalendarPosition): Promise<CalendarRecord[]> {
+    return this.dataSource.query(
+      `SELECT ${CALENDAR} FROM (
+         SELECT tenant_id, name, description, updated_at FROM calendars
+         WHERE ${tenantCondition(scope, 'tenant_id', 1)} AND ($2::varchar IS NULL OR (name, tenant_id) > ($2, $3::varchar))
+         ORDER BY name, tenant_id LIMIT $4
+       ) c ORDER BY c.name, c.tenant_id`,
+      [ownedBy(scope), after?.name ?? null, after?.tenantId ?? null, limit],
+    );
   }
 
   /** The dates of the tenant's calendar, as the schedules naming it read them; null when there is no such calendar. */
