@@ -114,6 +114,23 @@ describe('Calendars: a bounded number per tenant, listed a page at a time', () =
       expect((await listed(api.client, '?limit=1')).items.map((item) => item.name)).toEqual([sorted[0]]);
     });
 
+    it('ends a page early once its calendars hold 20,000 dates, so the largest calendars still come a few at a time', async () => {
+      const names = Array.from({ length: 6 }, (_, i) => nameOf('full', i));
+      await storeCalendars('default', [...names, nameOf('small', 0)]);
+      await api.db.query(
+        `INSERT INTO calendar_dates (tenant_id, calendar, day)
+         SELECT 'default', n, date '2030-01-01' + d FROM unnest($1::varchar[]) AS n, generate_series(0, 4999) AS d`,
+        [names],
+      );
+
+      const first = await listed(api.client, '?limit=100');
+      expect(first.items.map((item) => item.name)).toEqual(names.slice(0, 4));
+      expect((first.items as unknown as { dates: string[] }[]).map((item) => item.dates.length)).toEqual([5000, 5000, 5000, 5000]);
+      const rest = await listed(api.client, `?limit=100&cursor=${first.nextCursor}`);
+      expect(rest.items.map((item) => item.name)).toEqual([...names.slice(4), nameOf('small', 0)]);
+      expect(rest.nextCursor).toBeNull();
+    });
+
     it('refuses a limit outside 1–100 and a forged cursor with 400', async () => {
       await storeCalendars('default', [nameOf('cal', 1)]);
       for (const limit of ['0', '101', '-1', '1.5', 'ten']) {

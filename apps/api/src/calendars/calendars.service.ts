@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { CalendarRecord, CalendarsRepository, TenantScope } from '@app/database';
+import { CalendarHead, CalendarRecord, CalendarsRepository, TenantScope } from '@app/database';
 import { PageParams } from '@punctual/contract';
 import { CalendarInUseError, CalendarNotFoundError } from '../errors/calendar.errors';
 import { QuotaExceededError } from '../errors/quota.errors';
@@ -10,6 +10,20 @@ import { PutCalendarDto } from './dto/put-calendar.dto';
 
 /** When to try a refused create again: a deletion may have made room by then; nothing frees one on its own. */
 const FULL_RETRY_SECONDS = 60;
+
+/** The most dates one page of calendars holds, unless its first calendar alone holds more. */
+export const MAX_PAGE_DATES = 20_000;
+
+/** How many of `heads` a page takes: at most `limit`, and no more than fit `MAX_PAGE_DATES` after the first. */
+function pageLength(heads: readonly CalendarHead[], limit: number): number {
+  let kept = 0;
+  let dates = 0;
+  while (kept < Math.min(limit, heads.length) && (kept === 0 || dates + heads[kept].dateCount <= MAX_PAGE_DATES)) {
+    dates += heads[kept].dateCount;
+    kept += 1;
+  }
+  return kept;
+}
 
 export interface CalendarPage {
   items: CalendarRecord[];
@@ -48,12 +62,17 @@ export class CalendarsService {
     return calendar;
   }
 
-  /** One page of the calendars `scope` may see, by name; a cursor that is not a `nextCursor` is refused (400). */
+  /**
+   * One page of the calendars `scope` may see, by name: up to `limit` of them, ending early once
+   * they hold `MAX_PAGE_DATES` dates (always at least one), so no page costs more than that to read
+   * and send however large its calendars. A cursor that is not a `nextCursor` is refused (400).
+   */
   async list(scope: TenantScope, query: PageParams): Promise<CalendarPage> {
     const limit = query.limit ?? DEFAULT_CALENDAR_PAGE;
-    const rows = await this.calendars.page(scope, limit + 1, query.cursor ? decodeCalendarCursor(query.cursor) : undefined);
-    const items = rows.slice(0, limit);
-    return { items, nextCursor: rows.length > limit ? encodeCalendarCursor(items[limit - 1]) : null };
+    const heads = await this.calendars.heads(scope, limit + 1, query.cursor ? decodeCalendarCursor(query.cursor) : undefined);
+    const kept = pageLength(heads, limit);
+    const items = kept === 0 ? [] : await this.calendars.findAll(heads.slice(0, kept));
+    return { items, nextCursor: heads.length > kept ? encodeCalendarCursor(heads[kept - 1]) : null };
   }
 
   /** Deletes the tenant's calendar (404 when unknown), refused (409) while an action names it. */

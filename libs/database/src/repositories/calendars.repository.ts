@@ -19,12 +19,18 @@ export interface CalendarPosition {
   tenantId: string;
 }
 
+/** A calendar's place in a list, with how many dates it holds. */
+export interface CalendarHead extends CalendarPosition {
+  dateCount: number;
+}
+
 /** What deleting a calendar came to: refused while an action names it (`namedBy` of them). */
 export type CalendarDeletion = { kind: 'deleted' } | { kind: 'missing' } | { kind: 'in-use'; namedBy: number };
 
-// Dates travel as text: the driver would turn a `date` into a Date at local midnight.
+// Dates travel as text (the driver would turn a `date` into a Date at local midnight), in one JSON
+// array: the driver parses that natively, many times faster than a Postgres text array.
 const CALENDAR = `c.tenant_id AS "tenantId", c.name, c.description, c.updated_at AS "updatedAt",
-  ARRAY(SELECT to_char(d.day, 'YYYY-MM-DD') FROM calendar_dates d WHERE d.tenant_id = c.tenant_id AND d.calendar = c.name ORDER BY d.day) AS dates`;
+  coalesce((SELECT json_agg(to_char(d.day, 'YYYY-MM-DD') ORDER BY d.day) FROM calendar_dates d WHERE d.tenant_id = c.tenant_id AND d.calendar = c.name), '[]') AS dates`;
 
 /** The foreign key from an action to its calendar (see the holiday-calendars migration). */
 const ACTION_CALENDAR_KEY = 'actions_calendar_fkey';
@@ -76,17 +82,27 @@ export class CalendarsRepository {
   }
 
   /**
-   * Up to `limit` calendars `scope` may see, by name then tenant, after `after` when given. The
-   * dates are read for the rows of the page only, however many calendars come before or after it.
+   * Where up to `limit` calendars `scope` may see stand, by name then tenant, after `after` when
+   * given, each with the number of its dates: what a page is cut from before its dates are read.
    */
-  page(scope: TenantScope, limit: number, after?: CalendarPosition): Promise<CalendarRecord[]> {
+  heads(scope: TenantScope, limit: number, after?: CalendarPosition): Promise<CalendarHead[]> {
     return this.dataSource.query(
-      `SELECT ${CALENDAR} FROM (
-         SELECT tenant_id, name, description, updated_at FROM calendars
-         WHERE ${tenantCondition(scope, 'tenant_id', 1)} AND ($2::varchar IS NULL OR (name, tenant_id) > ($2, $3::varchar))
-         ORDER BY name, tenant_id LIMIT $4
-       ) c ORDER BY c.name, c.tenant_id`,
+      `SELECT c.tenant_id AS "tenantId", c.name,
+         (SELECT count(*)::int FROM calendar_dates d WHERE d.tenant_id = c.tenant_id AND d.calendar = c.name) AS "dateCount"
+       FROM calendars c
+       WHERE ${tenantCondition(scope, 'c.tenant_id', 1)} AND ($2::varchar IS NULL OR (c.name, c.tenant_id) > ($2, $3::varchar))
+       ORDER BY c.name, c.tenant_id LIMIT $4`,
       [ownedBy(scope), after?.name ?? null, after?.tenantId ?? null, limit],
+    );
+  }
+
+  /** The calendars at `positions` that still exist, whole, by name then tenant. */
+  findAll(positions: readonly CalendarPosition[]): Promise<CalendarRecord[]> {
+    return this.dataSource.query(
+      `SELECT ${CALENDAR} FROM calendars c
+       WHERE (c.tenant_id, c.name) IN (SELECT * FROM unnest($1::varchar[], $2::varchar[]))
+       ORDER BY c.name, c.tenant_id`,
+      [positions.map((p) => p.tenantId), positions.map((p) => p.name)],
     );
   }
 
