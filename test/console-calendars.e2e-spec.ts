@@ -104,6 +104,24 @@ describe('Operator console calendars (in Chromium)', () => {
     expect(await storedCalendars()).toEqual(before);
   });
 
+  it('refuses a new calendar past the tenant’s limit with 429 and the reason, storing nothing; replacing one still works', async () => {
+    const names = Array.from({ length: 100 }, (_, i) => `cal-${String(i).padStart(3, '0')}`);
+    await api.db.query(`INSERT INTO calendars (tenant_id, name) SELECT 'default', unnest($1::varchar[])`, [names]);
+    await page.goto('/admin/calendars?tenant=default');
+
+    await fillForm('one-too-many', '2027-12-24');
+    const refused = formPosted();
+    await page.getByRole('button', { name: 'Save' }).click();
+    expect((await refused).status()).toBe(429);
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Tenant default already has 100 calendars, the most a tenant may keep');
+    expect((await api.client.get('/calendars/one-too-many')).status).toBe(404);
+
+    await fillForm('cal-042', '2027-12-24');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default&saved=cal-042');
+    expect((await api.client.get('/calendars/cal-042')).body.dates).toEqual(['2027-12-24']);
+  });
+
   it('shows an action’s calendar, refuses its deletion while the action names it, and deletes it after', async () => {
     expect((await api.client.put('/calendars/office', { dates: ['2027-12-24'] })).status).toBe(200);
     const id = await restActions(api.client).create(notificationExample(3_600_000, { calendar: 'office', timezone: 'Europe/Berlin' }));
@@ -113,7 +131,7 @@ describe('Operator console calendars (in Chromium)', () => {
     await expect(page.locator('#live-action dt:text-is("Calendar")').count()).resolves.toBe(0);
     await page.goto(`/admin/actions/${id}`);
     await page.locator('#live-action dt:text-is("Calendar") + dd').getByRole('link', { name: 'office' }).click();
-    await page.waitForURL('**/admin/calendars?tenant=default#calendar-default.office');
+    await page.waitForURL('**/admin/calendars?tenant=default&name=office#calendar-default.office');
 
     const refused = page.waitForResponse((r) => r.url().endsWith('/admin/calendars/default/office/delete'));
     expect(await clickDelete('office')).toContain('Delete calendar office of tenant default?');
@@ -128,6 +146,49 @@ describe('Operator console calendars (in Chromium)', () => {
     await expect(page.getByRole('status').textContent()).resolves.toContain('Deleted calendar office of tenant default.');
     await expect(section('office').count()).resolves.toBe(0);
     expect((await api.client.get('/calendars/office')).status).toBe(404);
+  });
+
+  it('shows 20 calendars a page in name order, with next and first page links that keep the tenant filter', async () => {
+    const names = Array.from({ length: 23 }, (_, i) => `cal-${String(22 - i).padStart(2, '0')}`);
+    await api.db.query(`INSERT INTO calendars (tenant_id, name) SELECT 'default', unnest($1::varchar[])`, [names]);
+    await api.db.query(`INSERT INTO calendars (tenant_id, name) VALUES ('team-b', 'cal-00b')`);
+    const sorted = [...names].sort();
+    const shown = () => page.locator('[data-calendar]').evaluateAll((sections) => sections.map((s) => (s as HTMLElement).dataset.calendar));
+    const pager = page.getByRole('navigation', { name: 'Pages' });
+
+    await page.goto('/admin/calendars?tenant=default');
+    expect(await shown()).toEqual(sorted.slice(0, 20));
+    await expect(pager.getByRole('link', { name: 'First page' }).count()).resolves.toBe(0);
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/\/admin\/calendars\?tenant=default&cursor=/);
+    expect(await shown()).toEqual(sorted.slice(20));
+    await expect(pager.getByRole('link', { name: 'Next page' }).count()).resolves.toBe(0);
+    await pager.getByRole('link', { name: 'First page' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default');
+    expect(await shown()).toEqual(sorted.slice(0, 20));
+
+    // Every tenant's, by name then tenant: team-b's calendar takes its place among default's.
+    await page.goto('/admin/calendars');
+    expect(await shown()).toEqual(['cal-00', 'cal-00b', ...sorted.slice(1, 19)]);
+    await pager.getByRole('link', { name: 'Next page' }).click();
+    await page.waitForURL(/\/admin\/calendars\?cursor=/);
+    expect(await shown()).toEqual(sorted.slice(19));
+
+    // A calendar past the first page is reached from an action's page all the same.
+    const id = await restActions(api.client).create(notificationExample(3_600_000, { calendar: 'cal-22' }));
+    await page.goto(`/admin/actions/${id}`);
+    await page.locator('#live-action dt:text-is("Calendar") + dd').getByRole('link', { name: 'cal-22' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default&name=cal-22#calendar-default.cal-22');
+    expect(await shown()).toEqual(['cal-22']);
+    await pager.getByRole('link', { name: 'Every calendar' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default');
+
+    const forged = await page.goto('/admin/calendars?tenant=default&cursor=forged');
+    expect(forged?.status()).toBe(400);
+    await expect(page.locator('main').textContent()).resolves.toContain('cursor is not valid');
+    const unknown = await page.goto('/admin/calendars?tenant=default&name=nowhere');
+    expect(unknown?.status()).toBe(404);
+    await expect(page.locator('main').textContent()).resolves.toContain('Calendar nowhere not found');
   });
 
   it('answers 404 with the reason when the calendar was deleted since the page was drawn', async () => {

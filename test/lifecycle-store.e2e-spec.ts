@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { PunctualConfig } from '@app/config';
 import { ActionEntity, ActionsRepository, CalendarsRepository, EVERY_TENANT, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
@@ -24,7 +25,8 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     api = await startCleanApiApp();
     store = api.app.get(LifecycleStore);
     // The calendar the cases name, holding the day their occurrences are due.
-    await api.app.get(CalendarsRepository).put(DEFAULT_TENANT, CASE_CALENDAR, ['2025-03-01'], null);
+    const { maxPerTenant } = api.app.get(PunctualConfig).calendars;
+    await api.app.get(CalendarsRepository).put(DEFAULT_TENANT, CASE_CALENDAR, ['2025-03-01'], null, maxPerTenant);
   });
   afterAll(() => api.close());
 

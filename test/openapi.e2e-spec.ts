@@ -56,6 +56,18 @@ describe('The OpenAPI document', () => {
     expect(keys).toEqual([expect.objectContaining({ in: 'header', required: false })]);
   });
 
+  it('pages GET /calendars with limit 1–100 (default 20) and cursor, and answers 429 for a calendar past the limit', () => {
+    const list = document.paths['/calendars'].get;
+    const query = Object.fromEntries(list.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => [p.name, p]));
+    expect(Object.keys(query).sort()).toEqual(['cursor', 'limit']);
+    expect(query.limit.schema).toMatchObject({ minimum: 1, maximum: 100, default: 20 });
+    const page = list.responses['200'].content['application/json'].schema.$ref.split('/').pop();
+    expect(document.components.schemas[page].properties).toMatchObject({ items: { type: 'array' }, nextCursor: { type: 'string', nullable: true } });
+    expect(document.paths['/calendars/{name}'].put.responses['429'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/ErrorResponse',
+    });
+  });
+
   it('names operations as a generator would, and gives every error answer the error body', () => {
     const ids = Object.values(document.paths).flatMap((path: any) => Object.values(path).map((op: any) => op.operationId));
     expect(ids).toEqual(

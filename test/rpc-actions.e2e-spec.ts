@@ -105,11 +105,20 @@ describe.each([
     expect((await refusal(rpc.skip(oneOff.id))).statusCode).toBe(409);
   });
 
-  it('calendars: put, get, list and delete reply as their HTTP twins; a bad name or date is 400, a named calendar 409, an unknown one 404', async () => {
+  it('calendars: put, get, list (a page at a time) and delete reply as their HTTP twins; a bad name or date is 400, a named calendar 409, an unknown one 404', async () => {
     const put = await rpc.calendars.put('rpc-holidays', { dates: ['2031-12-25', '2031-01-01'], description: 'over RPC' });
     expect(put).toMatchObject({ name: 'rpc-holidays', dates: ['2031-01-01', '2031-12-25'], description: 'over RPC' });
     expect(await rpc.calendars.get('rpc-holidays')).toEqual(await http.calendars.get('rpc-holidays'));
     expect(await rpc.calendars.list()).toEqual(await http.calendars.list());
+    await rpc.calendars.put('rpc-later', { dates: [] });
+    const first = await rpc.calendars.list({ limit: 1 });
+    expect(first).toEqual(await http.calendars.list({ limit: 1 }));
+    expect(first.items.map((c) => c.name)).toEqual(['rpc-holidays']);
+    expect(await rpc.calendars.list({ limit: 1, cursor: first.nextCursor! })).toEqual(await http.calendars.list({ limit: 1, cursor: first.nextCursor! }));
+    expect((await refusal(raw.send(RPC_PATTERNS.listCalendars, { limit: 101 }))).statusCode).toBe(400);
+    expect((await refusal(raw.send(RPC_PATTERNS.listCalendars, { cursor: 'forged' }))).body.message).toMatch(/cursor is not valid/);
+    expect((await refusal(raw.send(RPC_PATTERNS.listCalendars, { owner: 'me' }))).statusCode).toBe(400);
+    await rpc.calendars.delete('rpc-later');
     expect((await refusal(raw.send(RPC_PATTERNS.putCalendar, { name: 'bad name', dates: [] }))).statusCode).toBe(400);
     expect((await refusal(raw.send(RPC_PATTERNS.putCalendar, { name: 'x', dates: ['2031-02-30'] }))).statusCode).toBe(400);
     expect((await refusal(raw.send(RPC_PATTERNS.getCalendar, { name: 'rpc-holidays', extra: 1 }))).statusCode).toBe(400);

@@ -193,8 +193,12 @@ export class PunctualCalendars {
     });
   }
 
-  list(): Promise<CalendarListResource> {
-    return this.door.call({ http: { method: 'GET', path: '/calendars' }, rpc: { pattern: RPC_PATTERNS.listCalendars, body: {} } });
+  /** One page of the calendars, by name (`limit` 1–100, default 20); pass its `nextCursor` as `cursor` for the next. */
+  list(params: PageParams = {}): Promise<CalendarListResource> {
+    return this.door.call({
+      http: { method: 'GET', path: `/calendars${queryString({ ...params })}` },
+      rpc: { pattern: RPC_PATTERNS.listCalendars, body: params },
+    });
   }
 
   /** Refused (409) while an action names the calendar. */

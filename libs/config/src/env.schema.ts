@@ -188,6 +188,7 @@ export const envSchema = z.object({
   TENANT_CREATE_RATE: positiveInt.default(1000),
   // Unset: a tenant's attempts are not limited beyond each worker's concurrency.
   TENANT_MAX_CONCURRENCY: positiveInt.optional(),
+  TENANT_MAX_CALENDARS: positiveInt.default(100),
   MAX_RETRIES: nonNegativeInt.default(3),
   BACKOFF_BASE_MS: positiveInt.default(1000),
   BACKOFF_MAX_MS: positiveInt.default(3600000),

@@ -31,6 +31,7 @@ describe('loadConfig', () => {
     expect(config.admin).toEqual({ user: 'admin', password: 'long-enough', login: { maxFailures: 10, blockMs: 300000 } });
     expect(config.database).toEqual({ url: 'postgres://postgres@127.0.0.1:5432/punctual', poolSize: 20, statementTimeoutMs: 30000 });
     expect(config.tenantDefaults).toEqual({ maxActiveActions: 1_000_000, createRate: 1000, maxConcurrency: null });
+    expect(config.calendars).toEqual({ maxPerTenant: 100 });
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
       minRepeatIntervalMs: 1000,

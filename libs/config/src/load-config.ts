@@ -50,6 +50,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       createRate: env.TENANT_CREATE_RATE,
       maxConcurrency: env.TENANT_MAX_CONCURRENCY ?? null,
     },
+    calendars: { maxPerTenant: env.TENANT_MAX_CALENDARS },
     scheduling: {
       lockWindowMs: env.LOCK_WINDOW_MS,
       minRepeatIntervalMs: env.MIN_REPEAT_INTERVAL_MS,

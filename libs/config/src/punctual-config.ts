@@ -55,6 +55,10 @@ export abstract class PunctualConfig {
     /** Attempts running at once across all workers; null: no limit. */
     readonly maxConcurrency: number | null;
   };
+  abstract readonly calendars: {
+    /** The calendars one tenant may keep; creating another is refused until one is deleted. */
+    readonly maxPerTenant: number;
+  };
   abstract readonly scheduling: {
     readonly lockWindowMs: number;
     /** A repeating schedule whose occurrences can come closer than this is refused. */

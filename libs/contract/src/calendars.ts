@@ -17,7 +17,9 @@ export interface CalendarResource {
   updatedAt: string;
 }
 
-/** The answer of `GET /calendars`. */
+/** One page of `GET /calendars`, by name. */
 export interface CalendarListResource {
   items: CalendarResource[];
+  /** Pass as `cursor` for the next page; null on the last page. */
+  nextCursor: string | null;
 }

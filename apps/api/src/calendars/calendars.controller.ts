@@ -1,11 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
-import { ApiBadRequestResponse, ApiConflictResponse, ApiNoContentResponse, ApiNotFoundResponse, ApiOkResponse } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put, Query } from '@nestjs/common';
+import {
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiNotFoundResponse,
+  ApiOkResponse,
+  ApiTooManyRequestsResponse,
+} from '@nestjs/swagger';
 import { TenantScope } from '@app/database';
 import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { SignedRoutes } from '../http/signed-routes.decorator';
 import { CALENDAR_NAME } from './calendar-name.pipe';
 import { CalendarsService } from './calendars.service';
+import { CalendarPageQuery } from './dto/calendar-page.query';
 import { CalendarListResponse, CalendarResponse } from './dto/calendar.response';
 import { PutCalendarDto } from './dto/put-calendar.dto';
 
@@ -18,14 +26,18 @@ export class CalendarsController {
   @HttpCode(200)
   @ApiOkResponse({ type: CalendarResponse, description: 'Created, or its dates and description replaced; it applies to every occurrence still to come' })
   @ApiBadRequestResponse({ description: 'A bad name, a date that does not exist, more than 5,000 dates, or an unknown field' })
+  @ApiTooManyRequestsResponse({
+    description: 'A new name while the tenant has the most calendars it may keep (TENANT_MAX_CALENDARS, 100 by default); nothing stored',
+  })
   async put(@Param('name', CALENDAR_NAME) name: string, @Body() dto: PutCalendarDto, @Caller() caller: VerifiedKey): Promise<CalendarResponse> {
     return CalendarResponse.from(await this.calendars.put(caller.tenant, name, dto));
   }
 
   @Get()
-  @ApiOkResponse({ type: CalendarListResponse, description: 'By name' })
-  async list(@CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
-    return { items: (await this.calendars.list(scope)).map(CalendarResponse.from) };
+  @ApiOkResponse({ type: CalendarListResponse, description: 'One page, by name' })
+  @ApiBadRequestResponse({ description: 'A limit outside 1–100, or a cursor that is not a nextCursor' })
+  async list(@Query() query: CalendarPageQuery, @CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
+    return CalendarListResponse.from(await this.calendars.list(scope, query));
   }
 
   @Get(':name')

@@ -10,6 +10,7 @@ import { PutCalendarDto } from '../calendars/dto/put-calendar.dto';
 import { InvalidRequestError } from '../errors/action.errors';
 import { CalendarInUseError, CalendarNotFoundError } from '../errors/calendar.errors';
 import { ERROR_ANSWERS } from '../errors/error-replies';
+import { QuotaExceededError } from '../errors/quota.errors';
 import { TenantNotFoundError } from '../errors/tenant.errors';
 import { validated } from '../rpc/rpc-input';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -17,7 +18,7 @@ import { ConsoleInputError, RawInput, parseTenantId, textField } from './console
 import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
-import { CalendarForm, calendarsView, emptyCalendarForm } from './views/calendars.view';
+import { CalendarForm, CalendarsShown, calendarsView, emptyCalendarForm } from './views/calendars.view';
 import { queryString } from './views/html';
 import { Notice, layout, sendPage } from './views/layout.view';
 import { TenantFilter } from './views/tenant-filter.view';
@@ -30,8 +31,8 @@ interface Refusal {
   notice: Notice;
 }
 
-/** A calendar's name from the query of a redirect, so the notice only ever names a calendar. */
-function redirectedName(query: RawInput, field: 'saved' | 'deleted'): string | undefined {
+/** A calendar's name from the query (of a link to it, or of a redirect, so the notice only ever names a calendar). */
+function calendarNameIn(query: RawInput, field: 'name' | 'saved' | 'deleted'): string | undefined {
   const name = textField(query, field);
   if (name !== undefined && !isCalendarName(name)) throw new ConsoleInputError(field, `must be a calendar's name (${CALENDAR_NAME_RULE})`);
   return name;
@@ -40,9 +41,9 @@ function redirectedName(query: RawInput, field: 'saved' | 'deleted'): string | u
 /** What a redirect after a change says; it leads to the page of the calendar's tenant. */
 function doneNotice(query: RawInput, filter: TenantFilter): Notice | undefined {
   const of = filter.selected ? ` of tenant ${filter.selected}` : '';
-  const saved = redirectedName(query, 'saved');
+  const saved = calendarNameIn(query, 'saved');
   if (saved) return { kind: 'success', text: `Saved calendar ${saved}${of}: every occurrence still to come follows its dates.` };
-  const deleted = redirectedName(query, 'deleted');
+  const deleted = calendarNameIn(query, 'deleted');
   return deleted ? { kind: 'success', text: `Deleted calendar ${deleted}${of}.` } : undefined;
 }
 
@@ -60,7 +61,7 @@ function putBody(form: CalendarForm): { dates: string[]; description: string | n
   return { dates: form.dates.split(DATE_SEPARATORS).filter(Boolean), description: form.description || null };
 }
 
-/** What a calendar change is refused with (a bad tenant, name or body, unknown, still named), as the reason to show with its status; other errors go on. */
+/** What a calendar change is refused with (a bad tenant, name or body, unknown, still named, one too many), as the reason to show with its status; other errors go on. */
 async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null> {
   try {
     await apply();
@@ -74,7 +75,8 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
       error instanceof InvalidRequestError ||
       error instanceof TenantNotFoundError ||
       error instanceof CalendarNotFoundError ||
-      error instanceof CalendarInUseError;
+      error instanceof CalendarInUseError ||
+      error instanceof QuotaExceededError;
     if (!refused) throw error;
     return { status: ERROR_ANSWERS[error.code].status, notice: { kind: 'error', text: error.message } };
   }
@@ -82,9 +84,10 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
 
 /**
  * `/admin/calendars`: the calendars of every tenant, or of the one `?tenant=` names, with their
- * dates, and their creation, replacement and deletion for any tenant through the same
- * `CalendarsService` and validation as `PUT` and `DELETE /calendars/:name`. A refusal shows the
- * page again with the API's reason and status, and stores nothing.
+ * dates, a page at a time (`?cursor=`, as `GET /calendars` pages them) or the one `?name=` names;
+ * and their creation, replacement and deletion for any tenant through the same `CalendarsService`
+ * and validation as `PUT` and `DELETE /calendars/:name`. A refusal shows the first page again with
+ * the API's reason and status, and stores nothing.
  */
 @ApiExcludeController()
 @Controller('admin/calendars')
@@ -99,7 +102,8 @@ export class CalendarPagesController {
   @Get()
   async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const filter = await this.consoleTenants.filter(query);
-    await this.send(res, HttpStatus.OK, csrfToken, filter, doneNotice(query, filter), emptyCalendarForm(filter.selected ?? DEFAULT_TENANT));
+    const shown = await this.shown(filter, calendarNameIn(query, 'name'), textField(query, 'cursor'));
+    await this.send(res, HttpStatus.OK, csrfToken, filter, doneNotice(query, filter), emptyCalendarForm(filter.selected ?? DEFAULT_TENANT), shown);
   }
 
   @Post()
@@ -130,6 +134,12 @@ export class CalendarPagesController {
     await this.send(res, refusal.status, csrfToken, await this.consoleTenants.around(tenant), refusal.notice, emptyCalendarForm(tenant));
   }
 
+  /** The calendar `name` names (404 when none), or the page of calendars after `cursor` (the first without one). */
+  private async shown(filter: TenantFilter, name: string | undefined, cursor: string | undefined): Promise<CalendarsShown> {
+    if (name !== undefined) return { items: [await this.calendars.get(filter.scope, name)], nextCursor: null, only: name };
+    return { ...(await this.calendars.list(filter.scope, { cursor })), cursor };
+  }
+
   private async send(
     res: Response,
     status: HttpStatus,
@@ -137,9 +147,9 @@ export class CalendarPagesController {
     filter: TenantFilter,
     notice: Notice | undefined,
     form: CalendarForm,
+    shown?: CalendarsShown,
   ): Promise<void> {
-    const calendars = await this.calendars.list(filter.scope);
-    const body = calendarsView(calendars, form, filter, csrfToken);
+    const body = calendarsView(shown ?? (await this.shown(filter, undefined, undefined)), form, filter, csrfToken);
     sendPage(res, status, layout({ title: 'Calendars', section: 'calendars', tenant: filter.selected, notice, body }));
   }
 }

@@ -3,6 +3,7 @@ import { Response } from 'express';
 import { PunctualDomainError } from '@app/domain';
 import { ERROR_ANSWERS } from '../errors/error-replies';
 import { ActionNotFoundError, InvalidRequestError } from '../errors/action.errors';
+import { CalendarNotFoundError } from '../errors/calendar.errors';
 import { DeliveryNotFoundError, WebhookNotFoundError } from '../errors/webhook.errors';
 import { ConsoleInputError } from './console-input';
 import { CsrfRefusedError } from './security/csrf.guard';
@@ -14,6 +15,7 @@ const PAGES: [new (...args: never[]) => PunctualDomainError, string][] = [
   [ActionNotFoundError, 'Not found'],
   [WebhookNotFoundError, 'Not found'],
   [DeliveryNotFoundError, 'Not found'],
+  [CalendarNotFoundError, 'Not found'],
   [ConsoleInputError, 'Bad request'],
   [InvalidRequestError, 'Bad request'],
   [CsrfRefusedError, 'Refused'],

@@ -6,13 +6,14 @@ import { Caller, SignatureGuard, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { CALENDAR_NAME } from '../calendars/calendar-name.pipe';
 import { CalendarsService } from '../calendars/calendars.service';
+import { CalendarPageQuery } from '../calendars/dto/calendar-page.query';
 import { CalendarListResponse, CalendarResponse } from '../calendars/dto/calendar.response';
 import { PutCalendarDto } from '../calendars/dto/put-calendar.dto';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { envelope, validated } from './rpc-input';
 import { RPC_BODY, RPC_CALENDAR_BODY } from './rpc-json-body.pipe';
 
-/** Every `/calendars` route as a message pattern (`{ "name", … body }`), through the service its HTTP twin calls. */
+/** Every `/calendars` route as a message pattern (`{ "name", … body }`, or the list's `{ "limit"?, "cursor"? }`), through the service its HTTP twin calls. */
 @UseGuards(SignatureGuard)
 @UseFilters(RpcErrorFilter)
 @Controller()
@@ -33,8 +34,7 @@ export class CalendarsRpcController {
 
   @MessagePattern(RPC_PATTERNS.listCalendars)
   async list(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
-    envelope(body, []);
-    return { items: (await this.calendars.list(scope)).map(CalendarResponse.from) };
+    return CalendarListResponse.from(await this.calendars.list(scope, await validated(CalendarPageQuery, body)));
   }
 
   /** Answers `null`, as a reply must carry a value where HTTP answers 204. */

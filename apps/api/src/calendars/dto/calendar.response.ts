@@ -14,5 +14,10 @@ export class CalendarResponse implements CalendarResource {
 }
 
 export class CalendarListResponse implements CalendarListResource {
-  @ApiProperty({ type: [CalendarResponse] }) items: CalendarResponse[];
+  @ApiProperty({ type: [CalendarResponse], description: 'By name' }) items: CalendarResponse[];
+  @ApiProperty({ type: 'string', nullable: true, description: 'Pass as cursor for the next page; null on the last page' }) nextCursor: string | null;
+
+  static from(page: { items: CalendarRecord[]; nextCursor: string | null }): CalendarListResponse {
+    return { items: page.items.map(CalendarResponse.from), nextCursor: page.nextCursor };
+  }
 }

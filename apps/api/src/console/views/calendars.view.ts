@@ -1,7 +1,7 @@
 import { CalendarRecord } from '@app/database';
 import { CALENDAR_NAME_RULE } from '../../actions/dto/calendar-name';
 import { count, csrfField, dataTable, fact, timeTag } from './fragments';
-import { SafeHtml, html, segment } from './html';
+import { SafeHtml, html, queryString, segment } from './html';
 import { TenantFilter, tenantFilterForm } from './tenant-filter.view';
 
 /** What the form shows: empty, or what was sent when it was refused, so it can be corrected. */
@@ -10,6 +10,14 @@ export interface CalendarForm {
   name: string;
   description: string;
   dates: string;
+}
+
+/** What the page lists: one page of calendars (the one after `cursor`), or the calendar `only` names. */
+export interface CalendarsShown {
+  items: CalendarRecord[];
+  nextCursor: string | null;
+  cursor?: string;
+  only?: string;
 }
 
 /** An empty form, for a calendar of `tenant`. */
@@ -25,9 +33,19 @@ export function calendarAnchor(tenant: string, name: string): string {
   return `calendar-${tenant}.${name}`;
 }
 
-/** The calendars page of the calendar's tenant, at the calendar. */
+/** The calendars page showing that calendar alone, whichever page of its tenant's it would fall on. */
 export function calendarHref(tenant: string, name: string): string {
-  return `/admin/calendars?tenant=${segment(tenant)}#${calendarAnchor(tenant, name)}`;
+  return `/admin/calendars${queryString({ tenant, name })}#${calendarAnchor(tenant, name)}`;
+}
+
+/** Back to the first page (or to every calendar from one of them), and on to the next page, keeping the tenant filter. */
+function pager(shown: CalendarsShown, tenant: string | undefined): SafeHtml {
+  const first =
+    shown.cursor || shown.only ? html`<a href="/admin/calendars${queryString({ tenant })}">${shown.only ? 'Every calendar' : 'First page'}</a>` : '';
+  const next = shown.nextCursor
+    ? html`<a class="button" rel="next" href="/admin/calendars${queryString({ tenant, cursor: shown.nextCursor })}">Next page</a>`
+    : '';
+  return html`<nav class="pager" aria-label="Pages">${first} ${next}</nav>`;
 }
 
 // Fixed names, so a date reads the same whatever the server's locale.
@@ -132,8 +150,8 @@ function putForm(form: CalendarForm, tenants: string[], csrfToken: string): Safe
   </section>`;
 }
 
-/** The calendars of every tenant or of one, each with its dates, the form that creates or replaces one, and deletion of each. */
-export function calendarsView(calendars: CalendarRecord[], form: CalendarForm, tenant: TenantFilter, csrfToken: string): SafeHtml {
+/** A page of the calendars of every tenant or of one, each with its dates, the form that creates or replaces one, and deletion of each. */
+export function calendarsView(shown: CalendarsShown, form: CalendarForm, tenant: TenantFilter, csrfToken: string): SafeHtml {
   return html`<h1>Calendars</h1>
     ${tenantFilterForm('/admin/calendars', tenant)}
     <p class="muted">
@@ -141,5 +159,6 @@ export function calendarsView(calendars: CalendarRecord[], form: CalendarForm, t
       action's zone. A calendar can be deleted only once no action names it.
     </p>
     ${putForm(form, tenant.tenants, csrfToken)}
-    ${calendars.length === 0 ? html`<p class="muted">No calendar.</p>` : calendars.map((c) => calendarSection(c, csrfToken))}`;
+    ${shown.items.length === 0 ? html`<p class="muted">No calendar.</p>` : shown.items.map((c) => calendarSection(c, csrfToken))}
+    ${pager(shown, tenant.selected)}`;
 }
