@@ -57,7 +57,8 @@ export function verifyMessage<Payload = unknown>(data: unknown, options: VerifyM
 function signedFields(data: unknown): Pick<MessageEnvelope, 'idempotencyKey' | 'payload' | 'tenant' | 'timestamp' | 'signature'> {
   if (typeof data !== 'object' || data === null) throw new MessageVerificationError('The message data is not an object');
   const { idempotencyKey, payload, tenant, timestamp, signature } = data as Record<string, unknown>;
-  const malformed = (field: string) => new MessageVerificationError(`The message's "${field}" is missing or malformed: it is not a signed Punctual message`);
+  const malformed = (field: string) =>
+    new MessageVerificationError(`The message's "${field}" is missing or malformed: it is not a signed Punctual message`);
   if (typeof idempotencyKey !== 'string') throw malformed('idempotencyKey');
   if (!('payload' in data)) throw malformed('payload');
   if (typeof tenant !== 'string') throw malformed('tenant');

@@ -14,9 +14,12 @@ export interface FulfillmentContext {
   readonly idempotencyKey: string;
   /** The occurrence's scheduled time. */
   readonly scheduledAt: Date;
+  /** The tenant the action belongs to. */
+  readonly tenantId: string;
   /**
    * The API key that last set the action's data (null for actions stored before keys were
-   * recorded): what the attempt sends on its behalf is signed with its secret (`KeyRegistry.signingSecretFor`).
+   * recorded): what the attempt sends on its behalf is signed with its secret, or with the
+   * tenant's oldest remaining key once it is gone (`SigningKeys`), never with another tenant's.
    */
   readonly signingKeyId: string | null;
   /**

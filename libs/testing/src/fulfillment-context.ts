@@ -9,6 +9,7 @@ export function fulfillmentContext(overrides: Partial<FulfillmentContext> = {}):
     attempt: 1,
     idempotencyKey: 'a1b2:3',
     scheduledAt: new Date(),
+    tenantId: 'default',
     signingKeyId: 'test-key',
     signal: new AbortController().signal,
     metadata: {},

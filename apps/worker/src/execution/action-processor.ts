@@ -149,6 +149,7 @@ export class ActionProcessor {
       attempt: attemptNumber(action),
       idempotencyKey,
       scheduledAt: action.executionTime,
+      tenantId: action.tenantId,
       signingKeyId: action.dataKeyId,
       signal,
       metadata: action.metadata,

@@ -22,7 +22,11 @@ export interface StandardWebhookMessage {
  */
 export function standardWebhookHeaders(message: StandardWebhookMessage, key: Uint8Array): StandardWebhookHeaders {
   const timestamp = webhookTimestamp(message.timestamp);
-  return { 'webhook-id': message.id, 'webhook-timestamp': timestamp, 'webhook-signature': standardWebhookSignature(key, message.id, timestamp, message.body) };
+  return {
+    'webhook-id': message.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': standardWebhookSignature(key, message.id, timestamp, message.body),
+  };
 }
 
 /** `webhook-timestamp`: Unix seconds. */

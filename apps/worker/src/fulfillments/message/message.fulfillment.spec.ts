@@ -1,5 +1,8 @@
 import { Test } from '@nestjs/testing';
 import { PunctualConfig, loadConfig } from '@app/config';
+import { TenantsRepository } from '@app/database';
+import { Clock } from '@app/domain';
+import { KeyRegistry, SigningKeys } from '@app/signature';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { fulfillmentContext } from '@app/testing';
 import { MessageTransports } from './message-transports';
@@ -11,8 +14,17 @@ describe('MessageFulfillment (real Redis, no sibling)', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
+    const config = loadConfig();
+    // The keys of API_KEYS alone: the context's key is one of them, so nothing is read from Postgres.
+    const signingKeys = new SigningKeys(new KeyRegistry(config, null as unknown as TenantsRepository));
     const moduleRef = await Test.createTestingModule({
-      providers: [{ provide: PunctualConfig, useValue: loadConfig() }, MessageTransports, MessageFulfillment],
+      providers: [
+        { provide: PunctualConfig, useValue: config },
+        { provide: SigningKeys, useValue: signingKeys },
+        Clock,
+        MessageTransports,
+        MessageFulfillment,
+      ],
     }).compile();
     fulfillment = moduleRef.get(MessageFulfillment);
     close = () => moduleRef.close();
