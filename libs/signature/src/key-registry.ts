@@ -5,8 +5,8 @@ import { PeriodicTask, StoredApiKey, TenantsRepository } from '@app/database';
 /** How often each process reads the run-time keys again: a key revoked anywhere is refused everywhere within this and one read. */
 export const KEY_REFRESH_MS = 2000;
 
-/** A key with its id, as what it signs names it. */
-export interface ApiKeyOfTenant {
+/** A key id with its secret: what signs, and which key it was. */
+export interface KeyWithSecret {
   keyId: string;
   secret: string;
 }
@@ -21,7 +21,7 @@ export interface ApiKeyOfTenant {
 export class KeyRegistry extends PeriodicTask implements OnModuleInit {
   /** Oldest first, as Postgres answers them; a key made or read since the last refresh comes last. */
   private runtimeKeys: ReadonlyMap<string, ConfiguredApiKey> = new Map();
-  private readonly reads = new Map<string, Promise<ApiKeyOfTenant[]>>();
+  private readonly reads = new Map<string, Promise<KeyWithSecret[]>>();
   private readonly ring: KeyRing;
 
   constructor(
@@ -46,7 +46,7 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
    * The tenant's oldest key this process holds: the first of its `API_KEYS` keys in the order
    * listed, else its oldest key made at run time; undefined when it holds none.
    */
-  oldestOf(tenant: string): ApiKeyOfTenant | undefined {
+  oldestOf(tenant: string): KeyWithSecret | undefined {
     for (const keys of [this.config.auth.apiKeys, this.runtimeKeys]) {
       for (const [keyId, key] of keys) if (key.tenant === tenant) return { keyId, secret: key.secret };
     }
@@ -58,7 +58,7 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
    * key this process has not read yet (made since its last refresh). Each one read is valid here
    * at once. Concurrent reads of one tenant share one query.
    */
-  readKeysOf(tenant: string): Promise<ApiKeyOfTenant[]> {
+  readKeysOf(tenant: string): Promise<KeyWithSecret[]> {
     let read = this.reads.get(tenant);
     if (!read) {
       read = this.readStoredKeysOf(tenant).finally(() => this.reads.delete(tenant));
@@ -77,7 +77,7 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
     this.runtimeKeys = new Map([...this.runtimeKeys].filter(([id]) => id !== keyId));
   }
 
-  private async readStoredKeysOf(tenant: string): Promise<ApiKeyOfTenant[]> {
+  private async readStoredKeysOf(tenant: string): Promise<KeyWithSecret[]> {
     const keys = this.decrypted(await this.tenants.activeKeysOf(tenant));
     for (const [keyId, key] of keys) if (!this.runtimeKeys.has(keyId)) this.remember(keyId, key);
     return [...keys].map(([keyId, key]) => ({ keyId, secret: key.secret }));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { ApiKeyOfTenant, KeyRegistry } from './key-registry';
+import { KeyWithSecret, KeyRegistry } from './key-registry';
 
 /** Whose key signs what an action sends: its tenant, and the key that last set what is sent (null when not recorded). */
 export interface Signer {
@@ -35,7 +35,7 @@ export class SigningKeys {
   constructor(private readonly keys: KeyRegistry) {}
 
   /** The key to sign with; throws `NoSigningKeyError` when the tenant has none. */
-  async keyFor({ tenantId, signingKeyId }: Signer): Promise<ApiKeyOfTenant> {
+  async keyFor({ tenantId, signingKeyId }: Signer): Promise<KeyWithSecret> {
     if (signingKeyId !== null) {
       const own = this.keys.find(signingKeyId);
       if (own?.tenant === tenantId) return { keyId: signingKeyId, secret: own.secret };
@@ -50,7 +50,7 @@ export class SigningKeys {
     return this.keys.oldestOf(tenantId) ?? this.oldestStored(tenantId, await this.keys.readKeysOf(tenantId));
   }
 
-  private oldestStored(tenantId: string, stored: readonly ApiKeyOfTenant[]): ApiKeyOfTenant {
+  private oldestStored(tenantId: string, stored: readonly KeyWithSecret[]): KeyWithSecret {
     if (stored.length === 0) throw new NoSigningKeyError(tenantId);
     return stored[0];
   }
