@@ -12,6 +12,7 @@ const SPECS_WITH_SERVICES = [
   'libs/database/src/repositories/hydrate.spec.ts',
   'libs/database/src/repositories/nonce.repository.spec.ts',
   'libs/signature/src/signature.verifier.spec.ts',
+  'libs/signature/src/signing-keys.spec.ts',
   // Redis (and Postgres, for the tenants' messaging grants)
   'apps/worker/src/fulfillments/message/message.fulfillment.spec.ts',
   // HTTP and SMTP servers on this machine, Nest modules

@@ -1,7 +1,11 @@
 import { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { ClientProxy, ClientProxyFactory } from '@nestjs/microservices';
 import { randomUUID } from 'node:crypto';
-import { TEST_KEY, waitUntil } from '@app/testing';
+import { firstValueFrom } from 'rxjs';
+import { messageSignature, microserviceOptions } from '@punctual/client';
+import { OTHER_TENANT_KEY, TEST_KEY, waitUntil } from '@app/testing';
 import { AccountsStore } from '../examples/billing-app/src/accounts.store';
+import { DOWNGRADE_PATTERN } from '../examples/billing-app/src/downgrade.handler';
 import { startBillingApp } from '../examples/billing-app/src/start-billing-app';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { NATS_URL } from './support/nats';
@@ -20,7 +24,10 @@ describe.each([
   beforeAll(async () => {
     api = await startCleanApiApp(undefined, env);
     worker = await startWorker({ env });
-    billing = await startBillingApp({ port: 0, punctualUrl: url, listenUrl: url, transportName, ...TEST_KEY }, ['error']);
+    billing = await startBillingApp(
+      { port: 0, punctualUrl: url, listenUrl: url, transportName, ...TEST_KEY, tenant: 'default', messageSecrets: [TEST_KEY.secret] },
+      ['error'],
+    );
     billingUrl = `http://127.0.0.1:${(billing.getHttpServer().address() as { port: number }).port}`;
   });
   afterAll(async () => {
@@ -57,5 +64,41 @@ describe.each([
     const history = (await api.client.get(`/actions/${started.actionId}/history`)).body;
     expect(history.at(-1).note).toContain(`"result":"downgraded"`);
     expect(accounts.downgrades).toHaveLength(1);
+  });
+
+  it('refuses, with an error reply, a message that is unsigned, forged or from another tenant, and changes nothing', async () => {
+    const accountId = `acc-${randomUUID().slice(0, 8)}`;
+    await post('/trials', { accountId, endsAt: Date.now() + 3_600_000 });
+    const accounts = billing.get(AccountsStore);
+    const downgradesBefore = accounts.downgrades.length;
+    const timestamp = Math.floor(Date.now() / 1000);
+    const fields = { idempotencyKey: `${randomUUID()}:1`, actionId: randomUUID(), occurrence: 1, scheduledFor: new Date().toISOString() };
+    const payload = { accountId };
+    const signedBy = (secret: string, tenant: string) => ({
+      ...fields,
+      payload,
+      tenant,
+      timestamp,
+      signature: messageSignature(secret, fields.idempotencyKey, timestamp, payload),
+    });
+    const forgeries: [string, unknown][] = [
+      ['the old, unsigned message', { ...fields, payload }],
+      ['a guessed secret', signedBy('guessed-secret', 'default')],
+      ["another tenant's key", signedBy(OTHER_TENANT_KEY.secret, 'team-b')],
+      ["another tenant's key, claiming this tenant", signedBy(OTHER_TENANT_KEY.secret, 'default')],
+      ['a changed payload', { ...signedBy(TEST_KEY.secret, 'default'), payload: { accountId, plan: 'free' } }],
+    ];
+    const client: ClientProxy = ClientProxyFactory.create(microserviceOptions(url));
+    try {
+      for (const [what, data] of forgeries) {
+        const reply = firstValueFrom(client.send(DOWNGRADE_PATTERN, data));
+        await expect(reply).rejects.toMatchObject({ message: expect.stringMatching(/^Refused: /) });
+        expect({ what, plan: accounts.planOf(accountId) }).toEqual({ what, plan: 'pro-trial' });
+      }
+    } finally {
+      await client.close();
+    }
+    expect(accounts.downgrades).toHaveLength(downgradesBefore);
+    expect(await (await fetch(`${billingUrl}/accounts/${accountId}`)).json()).toEqual({ accountId, plan: 'pro-trial' });
   });
 });

@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { waitUntil } from '@app/testing';
+import { MessageVerificationError, SignedHttp, verifyMessage } from '@punctual/client';
+import { ROTATED_KEY, TEST_KEY, TestHttp, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { storedCounts } from './support/fixtures';
 import { NATS_URL } from './support/nats';
@@ -35,8 +36,8 @@ describe.each([
     return app;
   }
 
-  async function create(data: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<string> {
-    const response = await api.client.post('/actions', { action: 'MESSAGE', executionTime: Date.now(), data: { transport, ...data }, ...extra });
+  async function create(data: Record<string, unknown>, extra: Record<string, unknown> = {}, client: TestHttp = api.client): Promise<string> {
+    const response = await client.post('/actions', { action: 'MESSAGE', executionTime: Date.now(), data: { transport, ...data }, ...extra });
     expect(response.status).toBe(201);
     return response.body.id;
   }
@@ -63,11 +64,35 @@ describe.each([
       occurrence: 1,
       scheduledFor: expect.any(String),
       payload: { accountId: 'acc-1', plan: 'free' },
+      tenant: 'default',
+      timestamp: expect.any(Number),
+      signature: expect.stringMatching(/^v1,[A-Za-z0-9+/]+=*$/),
     });
     expect(new Date(data.scheduledFor as string).toISOString()).toBe(data.scheduledFor);
     const note = (await historyOf(id)).at(-1)!.note!;
     expect(note).toMatch(new RegExp(`^reply to ${app.pattern} on transport "${transport}": \\{"ok":true,"filler":"r+…$`));
     expect(Buffer.byteLength(note)).toBeLessThan(1024 + 200);
+  });
+
+  it('signs the message with the key that set its data, so that verifyMessage accepts it and refuses any change', async () => {
+    const app = await sibling().start();
+    const byRotatedKey = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...ROTATED_KEY });
+    const id = await create({ pattern: app.pattern, payload: { accountId: 'acc-2', amounts: [1, 2.5] } }, {}, byRotatedKey);
+    await reaches(id, 'COMPLETED');
+    const { data } = app.received[0];
+    expect(Math.abs((data.timestamp as number) - Date.now() / 1000)).toBeLessThan(60);
+    const options = { tenant: 'default', secrets: ROTATED_KEY.secret };
+    expect(verifyMessage(data, options)).toBe(data);
+
+    const refused = (changed: Record<string, unknown>, given = options) => {
+      expect(() => verifyMessage(changed, given)).toThrow(MessageVerificationError);
+    };
+    refused(data, { tenant: 'default', secrets: TEST_KEY.secret });
+    refused({ ...data, payload: { accountId: 'acc-3', amounts: [1, 2.5] } });
+    refused({ ...data, timestamp: (data.timestamp as number) - 1 });
+    refused({ ...data, idempotencyKey: `${id}:2` });
+    refused({ ...data, tenant: 'team-b' });
+    refused(data, { tenant: 'team-b', secrets: ROTATED_KEY.secret });
   });
 
   it('emits when no reply is expected: success once the transport took it', async () => {

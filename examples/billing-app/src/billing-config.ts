@@ -10,7 +10,17 @@ export interface BillingConfig {
   transportName: string;
   keyId: string;
   secret: string;
+  /** The Punctual tenant of `keyId`: a message from any other tenant is refused. */
+  tenant: string;
+  /**
+   * The secrets a message may be signed with: the key that set the action's data (`secret`, for
+   * the actions this app schedules), and the tenant's other keys, one of which signs once that key is gone.
+   */
+  messageSecrets: string[];
 }
+
+/** Provides the `BillingConfig` to the app's services. */
+export const BILLING_CONFIG = Symbol('BILLING_CONFIG');
 
 export function billingConfig(env: NodeJS.ProcessEnv = process.env): BillingConfig {
   const punctualUrl = env.PUNCTUAL_RPC_URL ?? 'redis://127.0.0.1:6379';
@@ -22,5 +32,7 @@ export function billingConfig(env: NodeJS.ProcessEnv = process.env): BillingConf
     transportName: env.BILLING_TRANSPORT ?? 'default',
     keyId,
     secret,
+    tenant: env.PUNCTUAL_TENANT ?? 'default',
+    messageSecrets: [secret, ...(env.PUNCTUAL_MESSAGE_SECRETS ?? '').split(',').filter(Boolean)],
   };
 }

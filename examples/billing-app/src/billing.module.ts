@@ -1,9 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsStore } from './accounts.store';
-import { BillingConfig } from './billing-config';
+import { BILLING_CONFIG, BillingConfig } from './billing-config';
 import { DowngradeHandler } from './downgrade.handler';
 import { TrialsController } from './trials.controller';
-import { BILLING_CONFIG, TrialsService } from './trials.service';
+import { TrialsService } from './trials.service';
 
 @Module({})
 export class BillingModule {

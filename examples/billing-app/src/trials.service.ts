@@ -1,10 +1,8 @@
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { ActionResource, PunctualClient } from '@punctual/client';
 import { AccountsStore } from './accounts.store';
-import { BillingConfig } from './billing-config';
+import { BILLING_CONFIG, BillingConfig } from './billing-config';
 import { DOWNGRADE_PATTERN } from './downgrade.handler';
-
-export const BILLING_CONFIG = Symbol('BILLING_CONFIG');
 
 /** Starts trials and asks Punctual, over RPC, to send the downgrade message when one ends. */
 @Injectable()

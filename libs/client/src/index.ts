@@ -6,3 +6,4 @@ export * from './punctual-client';
 export * from './punctual-error';
 export * from './rpc/signed-rpc';
 export * from './transport-options';
+export * from './verify-message';

@@ -3,8 +3,6 @@ import { LoggerService } from '@nestjs/common';
 /** What a fulfillment knows about the attempt it is running. */
 export interface FulfillmentContext {
   readonly actionId: string;
-  /** The tenant the action belongs to: what the attempt reaches on its behalf is judged by that tenant's permissions. */
-  readonly tenant: string;
   /** 1-based occurrence of a (possibly recurring) action. */
   readonly occurrence: number;
   /** 1-based attempt within the occurrence. */
@@ -16,9 +14,12 @@ export interface FulfillmentContext {
   readonly idempotencyKey: string;
   /** The occurrence's scheduled time. */
   readonly scheduledAt: Date;
+  /** The tenant the action belongs to: what the attempt reaches and signs on its behalf is that tenant's. */
+  readonly tenantId: string;
   /**
    * The API key that last set the action's data (null for actions stored before keys were
-   * recorded): what the attempt sends on its behalf is signed with its secret (`KeyRegistry.signingSecretFor`).
+   * recorded): what the attempt sends on its behalf is signed with its secret, or with the
+   * tenant's oldest remaining key once it is gone (`SigningKeys`), never with another tenant's.
    */
   readonly signingKeyId: string | null;
   /**

@@ -5,3 +5,4 @@ export * from './signature.errors';
 export * from './signature.guard';
 export * from './signature.module';
 export * from './signature.verifier';
+export * from './signing-keys';

@@ -1,9 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfiguredApiKey, KeyRing, PunctualConfig } from '@app/config';
-import { PeriodicTask, TenantsRepository } from '@app/database';
+import { PeriodicTask, StoredApiKey, TenantsRepository } from '@app/database';
 
 /** How often each process reads the run-time keys again: a key revoked anywhere is refused everywhere within this and one read. */
 export const KEY_REFRESH_MS = 2000;
+
+/** A key id with its secret: what signs, and which key it was. */
+export interface KeyWithSecret {
+  keyId: string;
+  secret: string;
+}
 
 /**
  * Every API key a request may be signed with: those of `API_KEYS`, and those made at run time
@@ -13,7 +19,9 @@ export const KEY_REFRESH_MS = 2000;
  */
 @Injectable()
 export class KeyRegistry extends PeriodicTask implements OnModuleInit {
+  /** Oldest first, as Postgres answers them; a key made or read since the last refresh comes last. */
   private runtimeKeys: ReadonlyMap<string, ConfiguredApiKey> = new Map();
+  private readonly reads = new Map<string, Promise<KeyWithSecret[]>>();
   private readonly ring: KeyRing;
 
   constructor(
@@ -35,16 +43,31 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
   }
 
   /**
-   * The secret that signs what an action sends on behalf of `keyId` (its calls, its callback
-   * events): that key's own, or, once the key is gone, the oldest configured key's (the first of
-   * `API_KEYS`), so retiring a key never leaves its actions' calls unsigned.
+   * The tenant's oldest key this process holds: the first of its `API_KEYS` keys in the order
+   * listed, else its oldest key made at run time; undefined when it holds none.
    */
-  signingSecretFor(keyId: string | null): string {
-    const own = keyId === null ? undefined : this.find(keyId);
-    return (own ?? this.config.auth.apiKeys.values().next().value!).secret;
+  oldestOf(tenant: string): KeyWithSecret | undefined {
+    for (const keys of [this.config.auth.apiKeys, this.runtimeKeys]) {
+      for (const [keyId, key] of keys) if (key.tenant === tenant) return { keyId, secret: key.secret };
+    }
+    return undefined;
   }
 
-  /** A key this process just made is valid here at once; other processes read it at their next refresh. */
+  /**
+   * The tenant's keys made at run time and not revoked, oldest first, read from Postgres now: for a
+   * key this process has not read yet (made since its last refresh). Each one read is valid here
+   * at once. Concurrent reads of one tenant share one query.
+   */
+  readKeysOf(tenant: string): Promise<KeyWithSecret[]> {
+    let read = this.reads.get(tenant);
+    if (!read) {
+      read = this.readStoredKeysOf(tenant).finally(() => this.reads.delete(tenant));
+      this.reads.set(tenant, read);
+    }
+    return read;
+  }
+
+  /** A key this process just made, or read, is valid here at once; other processes read it at their next refresh. */
   remember(keyId: string, key: ConfiguredApiKey): void {
     this.runtimeKeys = new Map([...this.runtimeKeys, [keyId, key]]);
   }
@@ -54,15 +77,26 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
     this.runtimeKeys = new Map([...this.runtimeKeys].filter(([id]) => id !== keyId));
   }
 
+  private async readStoredKeysOf(tenant: string): Promise<KeyWithSecret[]> {
+    const keys = this.decrypted(await this.tenants.activeKeysOf(tenant));
+    for (const [keyId, key] of keys) if (!this.runtimeKeys.has(keyId)) this.remember(keyId, key);
+    return [...keys].map(([keyId, key]) => ({ keyId, secret: key.secret }));
+  }
+
   protected async run(): Promise<void> {
+    this.runtimeKeys = this.decrypted(await this.tenants.activeKeys());
+  }
+
+  /** The stored keys with their secrets, in the order given; one that cannot be decrypted is left out (and logged). */
+  private decrypted(stored: readonly StoredApiKey[]): Map<string, ConfiguredApiKey> {
     const keys = new Map<string, ConfiguredApiKey>();
-    for (const stored of await this.tenants.activeKeys()) {
+    for (const { keyId, tenantId, secretCiphertext } of stored) {
       try {
-        keys.set(stored.keyId, { secret: this.ring.decrypt(stored.secretCiphertext), tenant: stored.tenantId });
+        keys.set(keyId, { secret: this.ring.decrypt(secretCiphertext), tenant: tenantId });
       } catch (error) {
-        this.logger.warn(`API key ${stored.keyId} cannot be used: ${(error as Error).message}`);
+        this.logger.warn(`API key ${keyId} cannot be used: ${(error as Error).message}`);
       }
     }
-    this.runtimeKeys = keys;
+    return keys;
   }
 }

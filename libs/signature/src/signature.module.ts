@@ -4,9 +4,10 @@ import { KeyRegistry } from './key-registry';
 import { NonceStore } from './nonce.store';
 import { SignatureGuard } from './signature.guard';
 import { SignatureVerifier } from './signature.verifier';
+import { SigningKeys } from './signing-keys';
 
 @Module({
-  providers: [Clock, NonceStore, KeyRegistry, SignatureVerifier, SignatureGuard],
-  exports: [SignatureVerifier, SignatureGuard, KeyRegistry],
+  providers: [Clock, NonceStore, KeyRegistry, SignatureVerifier, SignatureGuard, SigningKeys],
+  exports: [SignatureVerifier, SignatureGuard, KeyRegistry, SigningKeys],
 })
 export class SignatureModule {}

@@ -5,11 +5,11 @@ import { FulfillmentContext } from '@punctual/sdk';
 export function fulfillmentContext(overrides: Partial<FulfillmentContext> = {}): FulfillmentContext {
   return {
     actionId: 'a1b2',
-    tenant: 'default',
     occurrence: 3,
     attempt: 1,
     idempotencyKey: 'a1b2:3',
     scheduledAt: new Date(),
+    tenantId: 'default',
     signingKeyId: 'test-key',
     signal: new AbortController().signal,
     metadata: {},

@@ -145,11 +145,11 @@ export class ActionProcessor {
     const idempotencyKey = idempotencyKeyOf(action);
     return {
       actionId: action.id,
-      tenant: action.tenantId,
       occurrence: action.occurrence,
       attempt: attemptNumber(action),
       idempotencyKey,
       scheduledAt: action.executionTime,
+      tenantId: action.tenantId,
       signingKeyId: action.dataKeyId,
       signal,
       metadata: action.metadata,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { KeyRing, PunctualConfig } from '@app/config';
-import { KeyRegistry } from '@app/signature';
+import { SigningKeys } from '@app/signature';
 import { AttemptResult, ClaimedDelivery } from '@app/database';
 import { Clock, storableNote } from '@app/domain';
 import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
@@ -26,7 +26,7 @@ export class WebhookSender {
     private readonly outbound: OutboundClient,
     private readonly mail: SmtpMailer,
     private readonly config: PunctualConfig,
-    private readonly keys: KeyRegistry,
+    private readonly signingKeys: SigningKeys,
     private readonly clock: Clock,
   ) {
     this.cipher = new KeyRing(config.secretKeys);
@@ -56,7 +56,7 @@ export class WebhookSender {
       );
       return { kind: 'delivered', statusCode: null };
     }
-    const signed = standardWebhookHeaders({ id: delivery.event.id, timestamp: this.clock.now(), body }, this.signingKey(delivery));
+    const signed = standardWebhookHeaders({ id: delivery.event.id, timestamp: this.clock.now(), body }, await this.signingKey(delivery));
     const response = await this.outbound.send({
       url: target.url.toString(),
       method: 'POST',
@@ -74,10 +74,14 @@ export class WebhookSender {
     };
   }
 
-  /** A subscription's `whsec_` secret; an action's callback is keyed with the secret of the API key that set it. */
-  private signingKey(delivery: ClaimedDelivery): Buffer {
+  /**
+   * A subscription's `whsec_` secret; an action's callback is keyed with the secret of the API key
+   * that set it, or its tenant's oldest remaining key (a tenant without keys fails the attempt).
+   */
+  private async signingKey(delivery: ClaimedDelivery): Promise<Buffer> {
     if (delivery.secretCiphertext !== null) return signingKeyOf(this.cipher.decrypt(delivery.secretCiphertext));
-    return Buffer.from(this.keys.signingSecretFor(delivery.apiKeyId), 'utf8');
+    const { secret } = await this.signingKeys.keyFor({ tenantId: delivery.tenantId, signingKeyId: delivery.apiKeyId });
+    return Buffer.from(secret, 'utf8');
   }
 
   /** WEBHOOK_BACKOFF_DELAYS_MS after the 1st, 2nd… failed attempt since the last redelivery; null once they are used up. */

@@ -30,6 +30,8 @@ export interface StoredApiKey {
   secretCiphertext: string;
 }
 
+const STORED_KEY = `key_id AS "keyId", tenant_id AS "tenantId", secret_ciphertext AS "secretCiphertext"`;
+
 const LIMITS = `json_build_object('maxActiveActions', t.max_active_actions, 'createRate', t.create_rate, 'maxConcurrency', t.max_concurrency) AS limits`;
 
 /** A tenant's change: a field left out keeps its value. */
@@ -130,11 +132,14 @@ export class TenantsRepository {
     return revoked === 1;
   }
 
-  /** Every key made at run time and not revoked. */
+  /** Every key made at run time and not revoked, oldest first. */
   activeKeys(): Promise<StoredApiKey[]> {
-    return this.dataSource.query(
-      `SELECT key_id AS "keyId", tenant_id AS "tenantId", secret_ciphertext AS "secretCiphertext" FROM api_keys WHERE revoked_at IS NULL`,
-    );
+    return this.dataSource.query(`SELECT ${STORED_KEY} FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at, key_id`);
+  }
+
+  /** The tenant's keys made at run time and not revoked, oldest first. */
+  activeKeysOf(tenantId: string): Promise<StoredApiKey[]> {
+    return this.dataSource.query(`SELECT ${STORED_KEY} FROM api_keys WHERE tenant_id = $1 AND revoked_at IS NULL ORDER BY created_at, key_id`, [tenantId]);
   }
 
   /** Encrypts again, with the first key of the ring, every key secret `isStale` says an older key made. */

@@ -27,6 +27,8 @@ export interface ClaimedDelivery {
   subscriptionId: string | null;
   secretCiphertext: string | null;
   apiKeyId: string | null;
+  /** The event's tenant: only its keys may sign a callback. */
+  tenantId: string;
   event: {
     id: string;
     type: string;
@@ -138,7 +140,7 @@ export class WebhookDeliveriesRepository {
          FROM (SELECT DISTINCT id FROM claimable) c WHERE d.id = c.id
          RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id, d.event_created_at
        )
-       SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.id AS event_id, e.type,
+       SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.tenant_id, e.id AS event_id, e.type,
          e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id AND e.created_at = c.event_created_at LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
       [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
@@ -182,6 +184,7 @@ export class WebhookDeliveriesRepository {
       subscriptionId: row.subscription_id as string | null,
       secretCiphertext: row.secret_ciphertext as string | null,
       apiKeyId: row.api_key_id as string | null,
+      tenantId: row.tenant_id as string,
       event: {
         id: row.event_id as string,
         type: row.type as string,

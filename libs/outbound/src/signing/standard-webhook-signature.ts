@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { standardWebhookSignature } from '@punctual/contract';
 
 /** The three Standard Webhooks headers that let a receiver check who sent a body, and when. */
 export interface StandardWebhookHeaders {
@@ -22,8 +22,11 @@ export interface StandardWebhookMessage {
  */
 export function standardWebhookHeaders(message: StandardWebhookMessage, key: Uint8Array): StandardWebhookHeaders {
   const timestamp = webhookTimestamp(message.timestamp);
-  const signature = createHmac('sha256', key).update(`${message.id}.${timestamp}.${message.body}`).digest('base64');
-  return { 'webhook-id': message.id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` };
+  return {
+    'webhook-id': message.id,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': standardWebhookSignature(key, message.id, timestamp, message.body),
+  };
 }
 
 /** `webhook-timestamp`: Unix seconds. */

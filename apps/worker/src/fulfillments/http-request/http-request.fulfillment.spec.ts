@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
-import { KeyRegistry } from '@app/signature';
+import { KeyRegistry, SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
@@ -20,8 +20,8 @@ interface Seen {
 describe('HttpRequestFulfillment (against a local server)', () => {
   // The test environment: key test-key, and 127.0.0.1 allowed as a destination.
   const config = loadConfig();
-  // The keys of API_KEYS alone: nothing is read from Postgres unless the registry is refreshed.
-  const keys = new KeyRegistry(config, null as unknown as TenantsRepository);
+  // The keys of API_KEYS alone: these cases never need a key from Postgres (signing-keys.spec.ts reads them).
+  const keys = new SigningKeys(new KeyRegistry(config, null as unknown as TenantsRepository));
   const client = new OutboundClient(new EgressPolicy(config.outbound.allowedHosts), new HostResolver());
   const fulfillment = new HttpRequestFulfillment(client, keys, new Clock());
   const context = fulfillmentContext();
@@ -86,11 +86,20 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     expect(() => rotated.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
-  it.each([null, 'retired-key'])('signs with the oldest configured key when the signing key is %s', async (signingKeyId) => {
-    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId }));
+  it("signs with the tenant's oldest configured key when no key is recorded", async () => {
+    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId: null }));
     expect(result.note).toBe('HTTP 200: ok');
     expect(seen[0].headers).toMatchObject({ 'webhook-id': 'a1b2:3', 'idempotency-key': 'a1b2:3' });
     expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
+  });
+
+  it("never signs with another tenant's key, whatever key id the action names", async () => {
+    const otherTenant = new Webhook(Buffer.from('other-tenant-secret-0123', 'utf8').toString('base64'));
+    await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId: 'other-tenant-key' }));
+    expect(() => otherTenant.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).toThrow();
+    expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
+    await fulfillment.fulfill({ url }, fulfillmentContext({ tenantId: 'team-b', signingKeyId: 'test-key' }));
+    expect(() => otherTenant.verify(seen[1].body, seen[1].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
   it('never sends Host, Forwarded or X-Forwarded-* headers that a row stored before they were refused holds', async () => {

@@ -1,4 +1,4 @@
-import { KeyRegistry } from '@app/signature';
+import { SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
 import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
@@ -9,7 +9,7 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * Calls the action's URL through the outbound client, signed with the secret of the API key
- * that last set the action's data (`KeyRegistry.signingSecretFor`). 2xx is success; any other status (3xx included: redirects are not followed), a
+ * that last set the action's data, or the tenant's oldest remaining key (`SigningKeys`). 2xx is success; any other status (3xx included: redirects are not followed), a
  * network error, a timeout or an answer over 1 MiB is retried; a destination that the egress
  * policy refuses fails the action at once. Notes name the status and the host, never the URL
  * or a header value (`call-note.ts`).
@@ -18,17 +18,15 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData> {
   constructor(
     private readonly client: OutboundClient,
-    private readonly keys: KeyRegistry,
+    private readonly signingKeys: SigningKeys,
     private readonly clock: Clock,
   ) {}
 
   async fulfill(data: HttpRequestData, context: FulfillmentContext): Promise<FulfillmentResult> {
     const method = data.method ?? 'POST';
     const body = method === 'GET' || data.body === undefined ? undefined : typeof data.body === 'string' ? data.body : JSON.stringify(data.body);
-    const signature = standardWebhookHeaders(
-      { id: context.idempotencyKey, timestamp: this.clock.now(), body: body ?? '' },
-      Buffer.from(this.keys.signingSecretFor(context.signingKeyId), 'utf8'),
-    );
+    const { secret } = await this.signingKeys.keyFor(context);
+    const signature = standardWebhookHeaders({ id: context.idempotencyKey, timestamp: this.clock.now(), body: body ?? '' }, Buffer.from(secret, 'utf8'));
     const ownHeaders = clientHeaders(data.headers);
     const headers: Record<string, string> = { ...ownHeaders, 'Idempotency-Key': context.idempotencyKey, ...signature };
     const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');

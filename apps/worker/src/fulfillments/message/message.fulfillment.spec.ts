@@ -3,6 +3,8 @@ import { ActionTypesModule } from '@app/action-types';
 import { MESSAGE } from '@app/built-in-actions';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
+import { Clock } from '@app/domain';
+import { KeyRegistry, SigningKeys } from '@app/signature';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { fulfillmentContext } from '@app/testing';
 import { MessageTransports } from './message-transports';
@@ -16,7 +18,7 @@ describe('MessageFulfillment (real Redis, no sibling)', () => {
   beforeAll(async () => {
     const moduleRef = await Test.createTestingModule({
       imports: [ConfigModule, DatabaseModule, ActionTypesModule.forRoot([MESSAGE])],
-      providers: [MessageTransports, MessageFulfillment],
+      providers: [KeyRegistry, SigningKeys, Clock, MessageTransports, MessageFulfillment],
     }).compile();
     fulfillment = moduleRef.get(MessageFulfillment);
     close = () => moduleRef.close();
@@ -48,7 +50,7 @@ describe('MessageFulfillment (real Redis, no sibling)', () => {
   });
 
   it('fails for good when the tenant may not send the message (a tenant without a row is allowed nothing)', async () => {
-    await expect(fulfillment.fulfill({ pattern, expectReply: false }, fulfillmentContext({ tenant: 'no-such-tenant' }))).rejects.toThrow(
+    await expect(fulfillment.fulfill({ pattern, expectReply: false }, fulfillmentContext({ tenantId: 'no-such-tenant' }))).rejects.toThrow(
       new PermanentFulfillmentError(
         `MESSAGE not sent: transport "default" is not allowed for tenant no-such-tenant; an operator allows it in the tenant's messaging`,
       ),

@@ -1,6 +1,9 @@
 import { Observable, TimeoutError, firstValueFrom, fromEvent, map, race, timeout } from 'rxjs';
 import { MessagePermissions } from '@app/action-types';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
+import { Clock } from '@app/domain';
+import { SigningKeys } from '@app/signature';
+import { MessageEnvelope, messageSignature } from '@punctual/contract';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
 import { MESSAGE, MessageData } from '@app/built-in-actions';
 import { MessageTransports } from './message-transports';
@@ -8,20 +11,10 @@ import { MessageTransports } from './message-transports';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const NOTE_REPLY_BYTES = 1024;
 
-/** What a sibling app's handler receives as the message's data. */
-export interface MessageEnvelope {
-  /** `<actionId>:<occurrence>`, the same on every attempt of an occurrence: handle each key once. */
-  idempotencyKey: string;
-  actionId: string;
-  occurrence: number;
-  /** The occurrence's scheduled time, ISO-8601 UTC. */
-  scheduledFor: string;
-  payload: unknown;
-}
-
 /**
  * Sends the action's message pattern to a sibling app through the `ClientProxy` of its
- * transport. With `expectReply` (default) a reply within `timeoutMs` is success and goes into the
+ * transport, with the action's tenant and a signature made with the key that last set its data
+ * (or the tenant's oldest remaining key: `SigningKeys`), which `verifyMessage` checks. With `expectReply` (default) a reply within `timeoutMs` is success and goes into the
  * history note; an error reply, no reply or no connection fails the attempt, retried like any
  * other. Without it the message is emitted, and the transport accepting it is success.
  */
@@ -30,6 +23,8 @@ export class MessageFulfillment implements ActionFulfillment<MessageData> {
   constructor(
     private readonly transports: MessageTransports,
     private readonly permissions: MessagePermissions,
+    private readonly signingKeys: SigningKeys,
+    private readonly clock: Clock,
   ) {}
 
   async fulfill(data: MessageData, context: FulfillmentContext): Promise<FulfillmentResult> {
@@ -38,15 +33,9 @@ export class MessageFulfillment implements ActionFulfillment<MessageData> {
     // Checked at create; a transport removed from MESSAGE_TRANSPORTS since then can never be reached.
     if (!proxy) throw new PermanentFulfillmentError(`MESSAGE transport "${name}" is not configured in MESSAGE_TRANSPORTS`);
     // Checked at create too; an operator may have withdrawn the tenant's permission since.
-    const refused = await this.permissions.refusal(context.tenant, { transport: name, pattern: data.pattern });
+    const refused = await this.permissions.refusal(context.tenantId, { transport: name, pattern: data.pattern });
     if (refused) throw new PermanentFulfillmentError(`MESSAGE not sent: ${refused}`);
-    const envelope: MessageEnvelope = {
-      idempotencyKey: context.idempotencyKey,
-      actionId: context.actionId,
-      occurrence: context.occurrence,
-      scheduledFor: context.scheduledAt.toISOString(),
-      payload: data.payload ?? null,
-    };
+    const envelope = await this.envelope(data, context);
     const timeoutMs = data.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const where = `${data.pattern} on transport "${name}"`;
     if (data.expectReply === false) {
@@ -56,6 +45,23 @@ export class MessageFulfillment implements ActionFulfillment<MessageData> {
     }
     const reply = await this.await(proxy.send<unknown>(data.pattern, envelope), timeoutMs, context.signal, `sending ${where}`);
     return { note: `reply to ${where}: ${cut(JSON.stringify(reply ?? null))}` };
+  }
+
+  /** The message data: what the action says, its tenant, and the signature over its idempotency key, send time and payload. */
+  private async envelope(data: MessageData, context: FulfillmentContext): Promise<MessageEnvelope> {
+    const { secret } = await this.signingKeys.keyFor(context);
+    const payload = data.payload ?? null;
+    const timestamp = Math.floor(this.clock.now().getTime() / 1000);
+    return {
+      idempotencyKey: context.idempotencyKey,
+      actionId: context.actionId,
+      occurrence: context.occurrence,
+      scheduledFor: context.scheduledAt.toISOString(),
+      payload,
+      tenant: context.tenantId,
+      timestamp,
+      signature: messageSignature(secret, context.idempotencyKey, timestamp, payload),
+    };
   }
 
   /** The first value, or an error that says which of: the handler's error, no answer in time, the attempt stopped. */
