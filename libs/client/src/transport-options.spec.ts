@@ -3,7 +3,10 @@ import { microserviceOptions } from './transport-options';
 
 describe('microserviceOptions', () => {
   it('passes a NATS URL’s user and password as the connection’s, never inside the server address', () => {
-    const { transport, options } = microserviceOptions('nats://team-a:p%40ss%3A1@nats.internal:4223') as { transport: Transport; options: Record<string, unknown> };
+    const { transport, options } = microserviceOptions('nats://team-a:p%40ss%3A1@nats.internal:4223') as {
+      transport: Transport;
+      options: Record<string, unknown>;
+    };
     expect(transport).toBe(Transport.NATS);
     expect(options).toMatchObject({ servers: ['nats://nats.internal:4223'], user: 'team-a', pass: 'p@ss:1' });
     expect(options).not.toHaveProperty('token');
