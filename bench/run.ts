@@ -170,7 +170,8 @@ async function main(): Promise<void> {
   await stores.reset();
   const port = await freePort();
   // Pub/sub channels span every database of a Redis server: an API serving RPC would also answer other runs' and test suites' requests.
-  const { api, client } = await startApi(port, options.only.includes('rpcIngest') ? {} : { RPC_TRANSPORT_URL: 'off' });
+  // Named, not left unset: the benchmark's two tenants would keep the API from serving its own Redis by default.
+  const { api, client } = await startApi(port, { RPC_TRANSPORT_URL: options.only.includes('rpcIngest') ? BENCH_ENV.REDIS_URL : 'off' });
   const systems = [punctual(client, stores, { apiPid: api.pid }), rawBullmq(stores), pgBoss(stores), bullmqOnPostgres(stores)];
   const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
   try {

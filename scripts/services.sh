@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure Postgres and Redis answer at the hosts and ports of DATABASE_URL and REDIS_URL, and,
-# when NATS_URL is set (the test run sets it), a NATS server there too; when REDIS_CLUSTER_PORT is
-# set (the test run sets it), a local six-node Redis Cluster on that port and the five after it.
+# when NATS_URL is set (the test run sets it), a NATS server there too; when NATS_TENANTS_URL is set
+# (the test run sets it), a NATS server there with a user per tenant (config/nats/tenants.conf); when
+# REDIS_CLUSTER_PORT is set (the test run sets it), a local six-node Redis Cluster on that port and the five after it.
 # Order of attempts: already running; a development container when a Docker engine answers;
 # locally installed servers (NATS: installed with apt when missing and allowed); else stop with what
 # to install. Used by `npm run dev`, `npm test` and CI.
@@ -18,6 +19,8 @@ host_port() { # URL DEFAULT_PORT → "host port"
 read -r PG_HOST PG_PORT < <(host_port "$DATABASE_URL" 5432)
 read -r REDIS_HOST REDIS_PORT < <(host_port "$REDIS_URL" 6379)
 if [ -n "${NATS_URL:-}" ]; then read -r NATS_HOST NATS_PORT < <(host_port "$NATS_URL" 4222); fi
+if [ -n "${NATS_TENANTS_URL:-}" ]; then read -r NATS_TENANTS_HOST NATS_TENANTS_PORT < <(host_port "$NATS_TENANTS_URL" 4222); fi
+NATS_TENANTS_CONFIG="$(cd "$(dirname "$0")/.." && pwd)/config/nats/tenants.conf"
 
 answers() { # host port → whether something accepts TCP connections there
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
@@ -88,11 +91,17 @@ MSG
 }
 
 nats_up() { answers "$NATS_HOST" "$NATS_PORT"; }
+nats_tenants_up() { answers "$NATS_TENANTS_HOST" "$NATS_TENANTS_PORT"; }
 
-start_nats() {
+run_nats() { # container-name port [config-file] → a NATS server on 127.0.0.1:port, with that configuration
+  local name=$1 port=$2 config=${3:-}
   if docker_runs; then
-    echo "Starting NATS in the Docker container punctual-dev-nats ..."
-    dev_container punctual-dev-nats "$NATS_PORT" 4222 nats:2-alpine
+    echo "Starting NATS in the Docker container $name ..."
+    if [ -n "$config" ]; then
+      dev_container "$name" "$port" 4222 -v "$config:/etc/nats/tenants.conf:ro" nats:2-alpine --config /etc/nats/tenants.conf
+    else
+      dev_container "$name" "$port" 4222 nats:2-alpine
+    fi
     return
   fi
   if ! command -v nats-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
@@ -100,17 +109,19 @@ start_nats() {
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nats-server >/dev/null
   fi
   if command -v nats-server >/dev/null 2>&1; then
-    echo "Starting a local nats-server on 127.0.0.1:$NATS_PORT ..."
-    nohup nats-server --addr 127.0.0.1 --port "$NATS_PORT" >/dev/null 2>&1 &
+    echo "Starting a local nats-server on 127.0.0.1:$port${config:+ with $config} ..."
+    nohup nats-server ${config:+--config "$config"} --addr 127.0.0.1 --port "$port" >/dev/null 2>&1 &
     disown
   else
     cat >&2 <<MSG
-NATS is not reachable at $NATS_HOST:$NATS_PORT, and neither a Docker engine nor nats-server was found.
+NATS is not reachable at 127.0.0.1:$port, and neither a Docker engine nor nats-server was found.
 Install it: Debian/Ubuntu: sudo apt install nats-server    macOS: brew install nats-server
 MSG
     return 1
   fi
 }
+start_nats() { run_nats punctual-dev-nats "$NATS_PORT"; }
+start_nats_tenants() { run_nats punctual-dev-nats-tenants "$NATS_TENANTS_PORT" "$NATS_TENANTS_CONFIG"; }
 
 ensure() { # name up-function start-function host port url-variable
   "$2" && return 0
@@ -130,6 +141,10 @@ ensure Redis redis_up start_redis "$REDIS_HOST" "$REDIS_PORT" "${SERVICES_REDIS_
 if [ -n "${NATS_URL:-}" ]; then
   ensure NATS nats_up start_nats "$NATS_HOST" "$NATS_PORT" "${SERVICES_NATS_HINT:-NATS_URL}"
   echo "NATS ($NATS_HOST:$NATS_PORT) is up."
+fi
+if [ -n "${NATS_TENANTS_URL:-}" ]; then
+  ensure "NATS with a user per tenant" nats_tenants_up start_nats_tenants "$NATS_TENANTS_HOST" "$NATS_TENANTS_PORT" "${SERVICES_NATS_TENANTS_HINT:-NATS_TENANTS_URL}"
+  echo "NATS with a user per tenant ($NATS_TENANTS_HOST:$NATS_TENANTS_PORT) is up."
 fi
 if [ -n "${REDIS_CLUSTER_PORT:-}" ]; then
   if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then

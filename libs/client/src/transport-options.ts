@@ -4,17 +4,32 @@ import { TransportUrl, parseTransportUrl, redisOptionsFromUrl } from '@punctual/
 /** How long a lost connection waits before the next try; transports retry for as long as the process runs. */
 const RECONNECT_DELAY_MS = 1000;
 
+export interface TransportSettings {
+  /**
+   * NATS only: the prefix of the subjects replies come back on (default `_INBOX`). On a NATS server
+   * shared by tenants, each tenant's user may subscribe only under its own prefix, so its client must use it.
+   */
+  inboxPrefix?: string;
+}
+
 /**
  * NestJS transport options for a `redis://`, `rediss://` or `nats://` URL, the same for a
- * server (`connectMicroservice`) and a `ClientProxy`, so both ends always agree.
+ * server (`connectMicroservice`) and a `ClientProxy`, so both ends always agree. A URL's
+ * credentials (`user:password@`, or a NATS token alone: `token@`) are the connection's.
  */
-export function microserviceOptions(transport: TransportUrl | string): ClientOptions {
+export function microserviceOptions(transport: TransportUrl | string, settings: TransportSettings = {}): ClientOptions {
   const parsed = typeof transport === 'string' ? parseTransportUrl(transport) : transport;
   if (!parsed) throw new Error(`Not a redis://, rediss:// or nats:// URL: ${typeof transport === 'string' ? transport : transport.url}`);
   if (parsed.kind === 'nats') {
     return {
       transport: Transport.NATS,
-      options: { servers: [parsed.url], reconnect: true, maxReconnectAttempts: -1, reconnectTimeWait: RECONNECT_DELAY_MS },
+      options: {
+        ...natsServerAndCredentials(parsed.url),
+        ...(settings.inboxPrefix === undefined ? {} : { inboxPrefix: settings.inboxPrefix }),
+        reconnect: true,
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: RECONNECT_DELAY_MS,
+      },
     };
   }
   const { host, port, db, username, password, tls } = redisOptionsFromUrl(parsed.url);
@@ -22,4 +37,17 @@ export function microserviceOptions(transport: TransportUrl | string): ClientOpt
     transport: Transport.REDIS,
     options: { host, port, db, username, password, tls, retryAttempts: Number.MAX_SAFE_INTEGER, retryDelay: RECONNECT_DELAY_MS },
   };
+}
+
+/**
+ * The NATS client ignores credentials in a server URL (and could read a password of digits as the
+ * port), so they are taken out of it and passed as options: `user:pass@` a user, `token@` a token.
+ */
+function natsServerAndCredentials(url: string): { servers: string[]; user?: string; pass?: string; token?: string } {
+  const parsed = new URL(url);
+  const user = decodeURIComponent(parsed.username);
+  const pass = decodeURIComponent(parsed.password);
+  const servers = [`${parsed.protocol}//${parsed.host}`];
+  if (!user) return { servers };
+  return pass ? { servers, user, pass } : { servers, token: user };
 }

@@ -91,7 +91,7 @@ describe('loadConfig', () => {
 
   it('serves RPC on REDIS_URL and sends MESSAGE actions through it unless told otherwise', () => {
     const config = loadConfig({ ...minimal, REDIS_URL: 'redis://127.0.0.1:6380/2' });
-    expect(config.rpc.transport).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6380/2' });
+    expect(config.rpc).toEqual({ transport: { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }, isQueueRedisByDefault: true });
     expect(config.message.transports).toEqual(new Map([['default', { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }]]));
   });
 
@@ -117,7 +117,11 @@ describe('loadConfig', () => {
   });
 
   it('reads RPC_TRANSPORT_URL (nats or off) and the named MESSAGE_TRANSPORTS, keeping a listed default', () => {
-    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc.transport).toEqual({ kind: 'nats', url: 'nats://127.0.0.1:4222' });
+    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc).toEqual({
+      transport: { kind: 'nats', url: 'nats://127.0.0.1:4222' },
+      isQueueRedisByDefault: false,
+    });
+    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'redis://127.0.0.1:6379' }).rpc.isQueueRedisByDefault).toBe(false);
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();
     const config = loadConfig({ ...minimal, MESSAGE_TRANSPORTS: ' billing=nats://127.0.0.1:4222, default=redis://10.0.0.1:6379 ' });
     expect(config.message.transports).toEqual(

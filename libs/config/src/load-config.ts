@@ -72,7 +72,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       httpPort: env.WORKER_HTTP_PORT,
     },
     outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
-    rpc: { transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url) },
+    rpc: {
+      transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url),
+      isQueueRedisByDefault: env.RPC_TRANSPORT_URL === undefined,
+    },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, redis.url) },
     secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],
     webhooks: {

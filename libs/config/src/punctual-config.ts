@@ -100,6 +100,11 @@ export abstract class PunctualConfig {
   abstract readonly rpc: {
     /** Where the API serves its message patterns to sibling apps; null when turned off. */
     readonly transport: TransportUrl | null;
+    /**
+     * RPC_TRANSPORT_URL is unset, so `transport` is Punctual's own Redis: served only while a single
+     * tenant holds keys, since every client of that Redis reads and answers every message on it.
+     */
+    readonly isQueueRedisByDefault: boolean;
   };
   abstract readonly message: {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */

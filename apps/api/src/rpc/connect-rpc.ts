@@ -3,19 +3,27 @@ import { MicroserviceOptions, RedisOptions, Transport } from '@nestjs/microservi
 import { microserviceOptions } from '@punctual/client';
 import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
+import { TenantsRepository } from '@app/database';
 import { OnceOnlyRedisServer } from './once-only-redis-server';
+import { judgeRpcTransport, tenantsWithKeys } from './rpc-trust';
 
 /** The queue group of the API processes on NATS. */
 const NATS_QUEUE = 'punctual-api';
 
 /**
  * Makes the API a hybrid application: besides HTTP, it serves the message patterns on
- * `RPC_TRANSPORT_URL` (by default Punctual's own Redis), unless that is `off`.
+ * `RPC_TRANSPORT_URL` (by default Punctual's own Redis, while one tenant holds keys), unless that is `off`.
  */
 export async function connectRpc(app: INestApplication): Promise<void> {
   const config = app.get(PunctualConfig);
   const transport = config.rpc.transport;
   if (!transport) return;
+  const serving = await judgeRpcTransport(config.rpc, () => tenantsWithKeys(config, app.get(TenantsRepository, { strict: false })));
+  if (!serving.serve) {
+    Logger.warn(serving.reason, 'Bootstrap');
+    return;
+  }
+  if (serving.warning) Logger.warn(serving.warning, 'Bootstrap');
   app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport));
   await app.startAllMicroservices();
   Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}`, 'Bootstrap');

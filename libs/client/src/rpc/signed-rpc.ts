@@ -2,7 +2,7 @@ import { ClientProxy, ClientProxyFactory } from '@nestjs/microservices';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
 import { RpcMessage, TransportUrl, signRequest } from '@punctual/contract';
 import { PunctualError, PunctualTimeoutError, asErrorBody } from '../punctual-error';
-import { microserviceOptions } from '../transport-options';
+import { TransportSettings, microserviceOptions } from '../transport-options';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -23,8 +23,12 @@ export function signedMessage(key: { keyId: string; secret: string }, pattern: s
   return { headers: signRequest({ ...key, method: 'RPC', pathWithQuery: pattern, body: bodyText }), body: bodyText };
 }
 
-export interface SignedRpcOptions {
-  /** The transport's URL (the client then owns the connection and closes it), or a `ClientProxy` of the caller's. */
+export interface SignedRpcOptions extends TransportSettings {
+  /**
+   * The transport's URL (the client then owns the connection and closes it), or a `ClientProxy` of the caller's.
+   * On a NATS server shared by tenants, the URL carries the tenant's NATS user (`nats://user:password@host:port`),
+   * and `inboxPrefix` the prefix that user may subscribe to.
+   */
   transport: string | TransportUrl | ClientProxy;
   keyId: string;
   secret: string;
@@ -43,7 +47,7 @@ export class SignedRpc {
 
   constructor(private readonly options: SignedRpcOptions) {
     this.ownsProxy = !(options.transport instanceof ClientProxy);
-    this.proxy = options.transport instanceof ClientProxy ? options.transport : ClientProxyFactory.create(microserviceOptions(options.transport));
+    this.proxy = options.transport instanceof ClientProxy ? options.transport : ClientProxyFactory.create(microserviceOptions(options.transport, options));
   }
 
   /** The signed message for `body` on `pattern`, as `send` puts it on the wire. */

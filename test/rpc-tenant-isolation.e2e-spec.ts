@@ -1,0 +1,147 @@
+import { randomUUID } from 'node:crypto';
+import { NatsConnection, PermissionViolationError, connect } from '@nats-io/transport-node';
+import Redis from 'ioredis';
+import { ActionResource, CreateActionRequest, PunctualClient, RPC_PATTERNS, signedMessage } from '@punctual/client';
+import { waitUntil } from '@app/testing';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { notificationExample } from './support/fixtures';
+import { NATS_TENANTS_URL, NATS_USERS, NatsUser, natsUrlAs } from './support/nats';
+import { refusal } from './support/refusal';
+
+const KEY_A = { keyId: 'team-a-key', secret: 'team-a-secret-0123456789' };
+const KEY_B = { keyId: 'team-b-key', secret: 'team-b-secret-0123456789' };
+
+/** A tenant's typed client, holding only that tenant's NATS user and its API key. */
+function tenantClient(user: NatsUser, key: { keyId: string; secret: string }): PunctualClient {
+  return PunctualClient.overRpc({ transport: natsUrlAs(user), inboxPrefix: user.inboxPrefix, ...key, timeoutMs: 10_000 });
+}
+
+/** A raw NATS connection as `user`, and every permission the server refused it, as they arrive. */
+async function rawConnection(user: NatsUser): Promise<{ nc: NatsConnection; refused: PermissionViolationError[] }> {
+  const { servers, ...credentials } = { servers: NATS_TENANTS_URL, ...user };
+  const nc = await connect({ servers, ...credentials });
+  const refused: PermissionViolationError[] = [];
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === 'error' && status.error instanceof PermissionViolationError) refused.push(status.error);
+    }
+  })();
+  return { nc, refused };
+}
+
+/** Subscribes and resolves with how the server closed the subscription: a refusal names the subject (and queue). */
+async function subscriptionRefusal(nc: NatsConnection, subject: string, queue?: string): Promise<string> {
+  const subscription = nc.subscribe(subject, queue ? { queue } : {});
+  let timer: NodeJS.Timeout | undefined;
+  const closed = await Promise.race([
+    subscription.closed,
+    new Promise((resolve) => (timer = setTimeout(() => resolve('still subscribed after 5 s'), 5_000))),
+  ]);
+  clearTimeout(timer);
+  subscription.unsubscribe();
+  return closed instanceof PermissionViolationError ? closed.message : `not refused: ${String(closed)}`;
+}
+
+const action = (run: string) => ({ ...notificationExample(3_600_000), metadata: { run } }) as CreateActionRequest;
+
+describe('RPC on NATS with a user per tenant: no tenant reads, answers or suppresses another’s messages (contract §16)', () => {
+  let api: ApiTestApp;
+  let a: PunctualClient;
+  let b: PunctualClient;
+
+  beforeAll(async () => {
+    // The server must be the one of config/nats/tenants.conf: it lets no one in without a user.
+    await expect(connect({ servers: NATS_TENANTS_URL }).then((nc) => nc.close())).rejects.toThrow(/Authorization Violation/);
+    api = await startCleanApiApp(undefined, {
+      RPC_TRANSPORT_URL: natsUrlAs(NATS_USERS.punctual),
+      API_KEYS: `${KEY_A.keyId}:${KEY_A.secret}:team-a,${KEY_B.keyId}:${KEY_B.secret}:team-b`,
+    });
+    a = tenantClient(NATS_USERS.teamA, KEY_A);
+    b = tenantClient(NATS_USERS.teamB, KEY_B);
+  }, 60_000);
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await api?.close();
+  });
+
+  it("each tenant's calls work through the typed client with its own NATS user, and see only its own actions", async () => {
+    const run = randomUUID();
+    const ofA = await a.create(action(run));
+    const ofB = await b.create(action(run));
+    expect(await a.get(ofA.id)).toEqual(ofA);
+    expect(await b.get(ofB.id)).toEqual(ofB);
+    expect((await refusal(b.get(ofA.id))).statusCode).toBe(404);
+    expect((await a.list({ limit: 100 })).items.map((item) => item.id)).toEqual([ofA.id]);
+  });
+
+  it("tenant B cannot read A's requests or replies: subscribing to the patterns, to A's inbox or to everything is refused", async () => {
+    const { nc } = await rawConnection(NATS_USERS.teamB);
+    try {
+      expect(await subscriptionRefusal(nc, 'punctual.>')).toBe('Permissions Violation for Subscription to "punctual.>"');
+      expect(await subscriptionRefusal(nc, RPC_PATTERNS.create)).toBe(`Permissions Violation for Subscription to "${RPC_PATTERNS.create}"`);
+      expect(await subscriptionRefusal(nc, '_INBOX_team-a.>')).toBe('Permissions Violation for Subscription to "_INBOX_team-a.>"');
+      expect(await subscriptionRefusal(nc, '>')).toBe('Permissions Violation for Subscription to ">"');
+      // The default inbox prefix, which a client left unconfigured would use, is not B's either.
+      expect(await subscriptionRefusal(nc, '_INBOX.>')).toBe('Permissions Violation for Subscription to "_INBOX.>"');
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it("tenant B cannot answer A's request: publishing to A's inbox is refused, and A gets Punctual's real reply alone", async () => {
+    const created = await a.create(action(randomUUID()));
+    const raw = await rawConnection(NATS_USERS.teamA);
+    const forger = await rawConnection(NATS_USERS.teamB);
+    try {
+      // The worst case: B knows the very inbox A's request names for its reply.
+      const inbox = `${NATS_USERS.teamA.inboxPrefix}.${randomUUID()}`;
+      const replies: unknown[] = [];
+      raw.nc.subscribe(inbox, { callback: (_error, msg) => void replies.push(msg.json()) });
+      await raw.nc.flush();
+      const packet = { pattern: RPC_PATTERNS.get, data: signedMessage(KEY_A, RPC_PATTERNS.get, JSON.stringify({ id: created.id })), id: randomUUID() };
+      forger.nc.publish(inbox, JSON.stringify({ id: packet.id, response: { ...created, status: 'CANCELED' }, isDisposed: true }));
+      await forger.nc.flush();
+      raw.nc.publish(RPC_PATTERNS.get, JSON.stringify(packet), { reply: inbox });
+
+      await waitUntil("Punctual's reply to A's request", () => replies.length > 0, 15_000);
+      const refusal = await waitUntil("the server's refusal of B's reply", () => forger.refused.find((error) => error.operation === 'publish'), 5_000);
+      expect(refusal.subject).toBe(inbox);
+      await raw.nc.flush();
+      expect(replies).toEqual([{ id: packet.id, response: created, isDisposed: true }]);
+    } finally {
+      await raw.nc.close();
+      await forger.nc.close();
+    }
+  });
+
+  it("tenant B cannot suppress A's requests: joining Punctual's queue group is refused, and A's requests are all still answered", async () => {
+    const { nc } = await rawConnection(NATS_USERS.teamB);
+    try {
+      expect(await subscriptionRefusal(nc, 'punctual.>', 'punctual-api')).toBe(
+        'Permissions Violation for Subscription to "punctual.>" using queue "punctual-api"',
+      );
+      expect(await subscriptionRefusal(nc, RPC_PATTERNS.create, 'punctual-api')).toBe(
+        `Permissions Violation for Subscription to "${RPC_PATTERNS.create}" using queue "punctual-api"`,
+      );
+      const run = randomUUID();
+      const created: ActionResource[] = await Promise.all(Array.from({ length: 20 }, () => a.create(action(run))));
+      expect(new Set(created.map((item) => item.id)).size).toBe(20);
+    } finally {
+      await nc.close();
+    }
+  });
+
+  it("with RPC on NATS, Punctual claims no request in its Redis: a tenant's client needs, and is given, no access to it", async () => {
+    const redis = new Redis(process.env.REDIS_URL!);
+    try {
+      // Claims from RPC on Redis earlier in the run live for minutes: only new ones would count.
+      const before = new Set(await redis.keys('punctual-test:rpc-request:*'));
+      await a.create(action(randomUUID()));
+      await b.stats();
+      expect((await redis.keys('punctual-test:rpc-request:*')).filter((key) => !before.has(key))).toEqual([]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
