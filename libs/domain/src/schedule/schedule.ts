@@ -73,11 +73,11 @@ export function occurrencesFrom(schedule: Schedule, first: Date, count: number, 
   return times;
 }
 
-/** Parsed expressions, reused: a worker advances many actions of few schedules. */
+/** Parsed expressions, reused: a worker advances many actions of few schedules, and a create reads one twice (first time, shortest gap). */
 const parsedCrons = new Map<string, CronExpression>();
 const MAX_PARSED_CRONS = 1000;
 
-function cronOf(expression: string): CronExpression {
+export function cronOf(expression: string): CronExpression {
   let cron = parsedCrons.get(expression);
   if (!cron) {
     cron = new CronExpression(expression);
