@@ -122,7 +122,8 @@ describe('occurrences under a calendar', () => {
   it(`stop after ${MAX_LISTING_STEPS} steps, with the times found by then: fewer than asked`, () => {
     const mondays = repeating({ frequency: null, cron: '0 9 * * MON' }, 'UTC', 0);
     const firstMonday = Date.parse('2027-03-22T00:00:00Z');
-    const calendar = (weeks: number) => new Set(Array.from({ length: weeks }, (_, week) => new Date(firstMonday + week * 7 * DAY).toISOString().slice(0, 10)));
+    const calendar = (weeks: number) =>
+      new Set(Array.from({ length: weeks }, (_, week) => new Date(firstMonday + week * 7 * DAY).toISOString().slice(0, 10)));
     expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS - 10))).toHaveLength(3);
     expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS + 10))).toEqual([]);
   });

@@ -60,7 +60,7 @@ function runDays(fields: CronFields, weekdayDays: number): number {
 /** The days of a month (bit 0 the 1st) that fall on one of `weekdays`, when the 1st is `firstWeekday`. */
 function weekdaysOfMonth(weekdays: number, firstWeekday: number): number {
   let days = 0;
-  for (let day = 0; day < 31; day += 1) if (weekdays & (1 << (firstWeekday + day) % 7)) days |= 1 << day;
+  for (let day = 0; day < 31; day += 1) if (weekdays & (1 << ((firstWeekday + day) % 7))) days |= 1 << day;
   return days;
 }
 

@@ -9,7 +9,11 @@ const DAY = 86_400_000;
 /** A small list of values, so that a walk over years stays short. */
 const few = (min: number, max: number, most = 3) =>
   fc.uniqueArray(fc.integer({ min, max }), { minLength: 1, maxLength: most }).map((values) => values.sort((a, b) => a - b).join(','));
-const days = fc.oneof(fc.constant('*'), few(1, 31), fc.tuple(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`));
+const days = fc.oneof(
+  fc.constant('*'),
+  few(1, 31),
+  fc.tuple(fc.integer({ min: 1, max: 31 }), fc.integer({ min: 1, max: 31 })).map(([a, b]) => `${Math.min(a, b)}-${Math.max(a, b)}`),
+);
 const months = fc.oneof(fc.constant('*'), few(1, 12, 4), fc.constantFrom('FEB', 'JAN,FEB', 'NOV-DEC', '*/3'));
 const weekdays = fc.oneof(fc.constant('*'), few(0, 6), fc.constantFrom('MON-FRI', 'SAT,SUN', 'SUN'));
 
@@ -51,20 +55,25 @@ describe('the shortest gap judged from the fields, against a walk', () => {
     const expression = fc.tuple(few(0, 59, 2), few(0, 59, 3), few(0, 4, 3), fc.constantFrom('*', '1-15', '25-31'), fc.constant('*'), weekdays);
     const policy = fc.record({ gap: fc.constantFrom(...DST_GAP_RULES), overlap: fc.constantFrom(...DST_OVERLAP_RULES) });
     fc.assert(
-      fc.property(expression.map((fields) => fields.join(' ')), fc.constantFrom(...(Object.keys(zones) as (keyof typeof zones)[])), policy, (cron, zone, dstPolicy: DstPolicy) => {
-        const schedule: Schedule = { frequency: null, cron, timezone: zone, anchor: new Date(0), dstPolicy };
-        let walked = Infinity;
-        for (const change of zones[zone].map((iso) => Date.parse(iso))) {
-          let previous = firstCronTimeAtOrAfter(cron, zone, new Date(change - 2 * DAY), dstPolicy);
-          while (previous && previous.getTime() < change + 2 * DAY) {
-            const next = nextOccurrence(schedule, previous);
-            if (!next) break;
-            walked = Math.min(walked, next.getTime() - previous.getTime());
-            previous = next;
+      fc.property(
+        expression.map((fields) => fields.join(' ')),
+        fc.constantFrom(...(Object.keys(zones) as (keyof typeof zones)[])),
+        policy,
+        (cron, zone, dstPolicy: DstPolicy) => {
+          const schedule: Schedule = { frequency: null, cron, timezone: zone, anchor: new Date(0), dstPolicy };
+          let walked = Infinity;
+          for (const change of zones[zone].map((iso) => Date.parse(iso))) {
+            let previous = firstCronTimeAtOrAfter(cron, zone, new Date(change - 2 * DAY), dstPolicy);
+            while (previous && previous.getTime() < change + 2 * DAY) {
+              const next = nextOccurrence(schedule, previous);
+              if (!next) break;
+              walked = Math.min(walked, next.getTime() - previous.getTime());
+              previous = next;
+            }
           }
-        }
-        expect(shortestRepeatInterval(schedule)).toBeLessThanOrEqual(walked);
-      }),
+          expect(shortestRepeatInterval(schedule)).toBeLessThanOrEqual(walked);
+        },
+      ),
       { numRuns: 60 },
     );
   });
