@@ -19,11 +19,11 @@ const FIRST_WEEKDAY = 1;
 
 /**
  * The fewest days between two consecutive days the expression runs on (1 when it runs on two
- * days in a row), found month by month from its fields, each month's days a bit mask. An
- * expression whose days depend on the month (`L`, `W`, `#`) is taken to run on every day of its
- * months: a lower bound.
+ * days in a row), found month by month from its fields, each month's days a bit mask; null when
+ * it runs on no day at all (`31 2`). An expression whose days depend on the month (`L`, `W`, `#`)
+ * is taken to run on every day of its months: a lower bound.
  */
-export function shortestDayGap(fields: CronFields): number {
+export function shortestDayGap(fields: CronFields): number | null {
   const weekdayMasks = Array.from({ length: 7 }, (_, firstWeekday) => weekdaysOfMonth(fields.weekdays, firstWeekday));
   let shortest: number = LONGEST_DAY_GAP;
   let lastRunDay = -Infinity;
@@ -40,7 +40,7 @@ export function shortestDayGap(fields: CronFields): number {
       monthStart += length;
     }
   }
-  return shortest;
+  return lastRunDay === -Infinity ? null : shortest;
 }
 
 /** The days of a month (bit 0 the 1st) the expression runs on, given which weekdays its days fall on. */

@@ -42,6 +42,7 @@ export interface CronFields {
  */
 export class CronExpression {
   private readonly cron: Cron;
+  private parsedFields?: CronFields;
 
   constructor(readonly expression: string) {
     try {
@@ -68,6 +69,10 @@ export class CronExpression {
 
   /** The values each field names, as croner parsed them (croner's matcher reads the same ones). */
   fields(): CronFields {
+    return (this.parsedFields ??= this.readFields());
+  }
+
+  private readFields(): CronFields {
     // croner keeps the pattern it parsed out of its typings; reading it spares parsing the expression twice.
     const { pattern } = (this.cron as unknown as { _states: { pattern: CronPattern } })._states;
     const monthDependent =

@@ -1,7 +1,8 @@
 import { Frequency } from '../action-vocabulary';
+import { CronExpression } from './cron-expression';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
 import { shortestRepeatInterval } from './repeat-interval';
-import { Schedule } from './schedule';
+import { Schedule, firstCronTimeAtOrAfter } from './schedule';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -106,5 +107,15 @@ describe('the shortest time between two occurrences of a schedule', () => {
     for (let i = 0; i < 1000; i += 1) gap(cron(`0,${(i % 59) + 1} ${i % 60} ${Math.floor(i / 60)} * * *`, 'Europe/Berlin'));
     // Generous for a loaded machine: walking each of them took about 87 ms.
     expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(5000);
+  });
+});
+
+describe('a cron expression that runs on no day', () => {
+  it('is known from its fields at once, without a search through the centuries', () => {
+    const search = jest.spyOn(CronExpression.prototype, 'nextAfter');
+    expect(firstCronTimeAtOrAfter('0 0 31 2 *', 'UTC', new Date('2027-01-01T00:00:00Z'))).toBeNull();
+    expect(firstCronTimeAtOrAfter('0 0 30 2 +MON', 'Europe/Berlin', new Date('2027-01-01T00:00:00Z'))).toBeNull();
+    expect(search).not.toHaveBeenCalled();
+    search.mockRestore();
   });
 });

@@ -1,5 +1,5 @@
 import { Frequency } from '../action-vocabulary';
-import { shortestDayGap } from './cron-day-gap';
+import { LONGEST_DAY_GAP, shortestDayGap } from './cron-day-gap';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
 import { Schedule, cronOf } from './schedule';
 import { TimesOfDay, cronTimesOfDay, singleTimeOfDay } from './times-of-day';
@@ -40,7 +40,7 @@ function cronWallSchedule(expression: string): WallSchedule {
   let wall = cronWallSchedules.get(expression);
   if (!wall) {
     const fields = cronOf(expression).fields();
-    wall = { times: cronTimesOfDay(fields.hours, fields.minutes, fields.seconds), dayGap: shortestDayGap(fields) };
+    wall = { times: cronTimesOfDay(fields.hours, fields.minutes, fields.seconds), dayGap: shortestDayGap(fields) ?? LONGEST_DAY_GAP };
     if (cronWallSchedules.size >= MAX_REMEMBERED) cronWallSchedules.delete(cronWallSchedules.keys().next().value!);
     cronWallSchedules.set(expression, wall);
   }

@@ -1,4 +1,5 @@
 import { Frequency } from '../action-vocabulary';
+import { shortestDayGap } from './cron-day-gap';
 import { CronExpression } from './cron-expression';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
 import { OffsetStretch, offsetStretchFrom, offsetStretchUntil, wallTime } from './zoned-time';
@@ -46,6 +47,8 @@ export function nextOccurrence(schedule: Schedule, current: Date): Date | null {
 
 /** The first cron time at or after `from`: a cron action's first occurrence. Null when it never matches. */
 export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Date, dstPolicy: DstPolicy = DEFAULT_DST_POLICY): Date | null {
+  // Known from the fields at once: croner would search four hundred years for a day such as 31 February.
+  if (shortestDayGap(cronOf(cron).fields()) === null) return null;
   return firstInstantAfter(cronOf(cron), timezone, dstPolicy, new Date(from.getTime() - 1));
 }
 
