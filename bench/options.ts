@@ -14,6 +14,7 @@ export const WORKLOADS = [
   'cronFiring',
   'calendarChange',
   'observability',
+  'costlyRequests',
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 

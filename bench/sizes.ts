@@ -19,6 +19,7 @@ export function benchSizes(quick: boolean) {
         calendarChange: { actions: 5_000, changes: 10 },
         observability: { singles: 1000, burst: 2000, rounds: 1 },
         unsigned: { requests: 50, probes: 200 },
+        costly: { rounds: 3 },
       }
     : {
         singles: 10_000,
@@ -38,6 +39,7 @@ export function benchSizes(quick: boolean) {
         calendarChange: { actions: 100_000, changes: 50 },
         observability: { singles: 10_000, burst: 20_000, rounds: 3 },
         unsigned: { requests: 500, probes: 2000 },
+        costly: { rounds: 20 },
       };
 }
 

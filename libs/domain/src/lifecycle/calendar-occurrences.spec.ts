@@ -4,7 +4,7 @@ import { isCalendarDay, isCalendarName, localDay } from '../schedule/calendar';
 import { ActionState } from './action-state';
 import { transition } from './lifecycle';
 import { newActionState } from './new-action-state';
-import { upcomingOccurrences } from './upcoming-occurrences';
+import { MAX_LISTING_STEPS, upcomingOccurrences } from './upcoming-occurrences';
 
 const START = Date.parse('2027-03-20T00:00:00.000Z');
 const DAY = 86_400_000;
@@ -105,5 +105,26 @@ describe('occurrences under a calendar', () => {
     const action = { ...repeating({ frequency: Frequency.Daily, cron: null }, 'UTC', 3), retryCount: 1 };
     const today = new Set([localDay(action.executionTime, 'UTC')]);
     expect(upcomingOccurrences(action, 1, today)).toEqual([action.executionTime]);
+  });
+
+  it('pass a calendar covering the coming days in one step, however often the schedule runs', () => {
+    const everySecond = repeating({ frequency: null, cron: '* * * * * *' }, 'Europe/Berlin', 0);
+    const coming = new Set([0, 1, 2].map((offset) => localDay(new Date(START + offset * DAY), 'Europe/Berlin')));
+    const started = process.hrtime.bigint();
+    const listed = upcomingOccurrences(everySecond, 100, coming);
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(1000);
+    expect(listed).toHaveLength(100);
+    // Midnight in Berlin (UTC+1 in March) after three calendar days, then second by second.
+    expect(listed[0].toISOString()).toBe('2027-03-22T23:00:00.000Z');
+    expect(listed[99].toISOString()).toBe('2027-03-22T23:01:39.000Z');
+  });
+
+  it(`stop after ${MAX_LISTING_STEPS} steps, with the times found by then: fewer than asked`, () => {
+    const mondays = repeating({ frequency: null, cron: '0 9 * * MON' }, 'UTC', 0);
+    const firstMonday = Date.parse('2027-03-22T00:00:00Z');
+    const calendar = (weeks: number) =>
+      new Set(Array.from({ length: weeks }, (_, week) => new Date(firstMonday + week * 7 * DAY).toISOString().slice(0, 10)));
+    expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS - 10))).toHaveLength(3);
+    expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS + 10))).toEqual([]);
   });
 });

@@ -1,4 +1,7 @@
-import { Cron } from 'croner';
+import { Cron, type CronPattern } from 'croner';
+
+/** croner's mark of a weekday that runs in every week of the month (a `#` or `L` sets fewer bits). */
+const ANY_WEEK = 63;
 
 /** The cron expression is not one Punctual can run. → 400 naming `cron` */
 export class InvalidCronError extends Error {
@@ -6,6 +9,29 @@ export class InvalidCronError extends Error {
     super(`cron "${expression}" is not valid: ${reason}`);
     this.name = 'InvalidCronError';
   }
+}
+
+/** How a cron expression's day-of-month and day-of-week fields combine into the days it runs on. */
+export type CronDayRule =
+  /** Day-of-week is `*`: the days of the month named. */
+  | 'dayOfMonth'
+  /** Classic cron, both restricted: a day matching either. */
+  | 'either'
+  /** Day-of-month is `*` (or `+` asks for both): a day matching both. */
+  | 'both'
+  /** `L`, `W` or `#`: which days match depends on the month. */
+  | 'monthDependent';
+
+/** An expression's fields as sets, each a bit mask (bit n set: value n runs); day-of-month bit 0 is the 1st, month bit 0 January. */
+export interface CronFields {
+  readonly seconds: readonly number[];
+  readonly minutes: readonly number[];
+  readonly hours: readonly number[];
+  readonly daysOfMonth: number;
+  readonly months: number;
+  /** Sunday is bit 0. */
+  readonly weekdays: number;
+  readonly dayRule: CronDayRule;
 }
 
 /**
@@ -16,6 +42,7 @@ export class InvalidCronError extends Error {
  */
 export class CronExpression {
   private readonly cron: Cron;
+  private parsedFields?: CronFields;
 
   constructor(readonly expression: string) {
     try {
@@ -39,4 +66,40 @@ export class CronExpression {
   matches(wall: Date): boolean {
     return this.cron.match(wall);
   }
+
+  /** The values each field names, as croner parsed them (croner's matcher reads the same ones). */
+  fields(): CronFields {
+    return (this.parsedFields ??= this.readFields());
+  }
+
+  private readFields(): CronFields {
+    // croner keeps the pattern it parsed out of its typings; reading it spares parsing the expression twice.
+    const { pattern } = (this.cron as unknown as { _states: { pattern: CronPattern } })._states;
+    const monthDependent =
+      pattern.lastDayOfMonth || pattern.lastWeekday || pattern.nearestWeekdays.some(Boolean) || pattern.dayOfWeek.some((n) => n !== 0 && n !== ANY_WEEK);
+    return {
+      seconds: valuesOf(pattern.second),
+      minutes: valuesOf(pattern.minute),
+      hours: valuesOf(pattern.hour),
+      daysOfMonth: maskOf(pattern.day),
+      months: maskOf(pattern.month),
+      weekdays: maskOf(pattern.dayOfWeek),
+      // As croner combines them with domAndDow off (see the constructor).
+      dayRule: monthDependent ? 'monthDependent' : pattern.starDOW ? 'dayOfMonth' : pattern.useAndLogic || pattern.starDOM ? 'both' : 'either',
+    };
+  }
+}
+
+/** The values croner marked in a field (one flag per value). */
+function valuesOf(flags: readonly number[]): number[] {
+  const values: number[] = [];
+  for (let value = 0; value < flags.length; value += 1) if (flags[value]) values.push(value);
+  return values;
+}
+
+/** The same, as a bit mask. */
+function maskOf(flags: readonly number[]): number {
+  let mask = 0;
+  for (let value = 0; value < flags.length; value += 1) if (flags[value]) mask |= 1 << value;
+  return mask;
 }

@@ -1,4 +1,5 @@
 import { Frequency } from '../action-vocabulary';
+import { shortestDayGap } from './cron-day-gap';
 import { CronExpression } from './cron-expression';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
 import { OffsetStretch, offsetStretchFrom, offsetStretchUntil, wallTime } from './zoned-time';
@@ -46,6 +47,8 @@ export function nextOccurrence(schedule: Schedule, current: Date): Date | null {
 
 /** The first cron time at or after `from`: a cron action's first occurrence. Null when it never matches. */
 export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Date, dstPolicy: DstPolicy = DEFAULT_DST_POLICY): Date | null {
+  // Known from the fields at once: croner would search four hundred years for a day such as 31 February.
+  if (shortestDayGap(cronOf(cron).fields()) === null) return null;
   return firstInstantAfter(cronOf(cron), timezone, dstPolicy, new Date(from.getTime() - 1));
 }
 
@@ -73,11 +76,11 @@ export function occurrencesFrom(schedule: Schedule, first: Date, count: number, 
   return times;
 }
 
-/** Parsed expressions, reused: a worker advances many actions of few schedules. */
+/** Parsed expressions, reused: a worker advances many actions of few schedules, and a create reads one twice (first time, shortest gap). */
 const parsedCrons = new Map<string, CronExpression>();
 const MAX_PARSED_CRONS = 1000;
 
-function cronOf(expression: string): CronExpression {
+export function cronOf(expression: string): CronExpression {
   let cron = parsedCrons.get(expression);
   if (!cron) {
     cron = new CronExpression(expression);

@@ -4,10 +4,12 @@
  * fields ("naive" time), which makes calendar arithmetic on it plain UTC arithmetic.
  */
 
+/** Keyed by the name in lower case: zone names are case-insensitive, so spellings of one zone share one formatter. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatterFor(zone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(zone);
+  const key = zone.toLowerCase();
+  let formatter = formatters.get(key);
   if (!formatter) {
     formatter = new Intl.DateTimeFormat('en-US', {
       timeZone: zone,
@@ -19,7 +21,7 @@ function formatterFor(zone: string): Intl.DateTimeFormat {
       minute: 'numeric',
       second: 'numeric',
     });
-    formatters.set(zone, formatter);
+    formatters.set(key, formatter);
   }
   return formatter;
 }
@@ -34,11 +36,13 @@ export function isKnownTimeZone(zone: string): boolean {
   }
 }
 
+/** `M/D/Y, hh:mm:ss`, as en-US writes it; read from the plain string, a fraction of what formatToParts costs. */
+const FORMATTED = /^(\d+)\/(\d+)\/(\d+), (\d+):(\d+):(\d+)$/;
+
 /** The local wall-clock time of `instant` in `zone`, as a naive Date. */
 export function wallTime(instant: Date, zone: string): Date {
-  const fields: Record<string, number> = {};
-  for (const part of formatterFor(zone).formatToParts(instant)) if (part.type !== 'literal') fields[part.type] = Number(part.value);
-  return new Date(Date.UTC(fields.year, fields.month - 1, fields.day, fields.hour, fields.minute, fields.second, instant.getUTCMilliseconds()));
+  const [, month, day, year, hour, minute, second] = FORMATTED.exec(formatterFor(zone).format(instant))!;
+  return new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), instant.getUTCMilliseconds()));
 }
 
 /** The zone's offset from UTC at `instant`, in ms (local − UTC). */
@@ -96,15 +100,63 @@ export function offsetStretchUntil(end: number, zone: string): OffsetStretch {
   return { start, end, offset, offsetBefore: earlier, offsetAfter: offsetAt(end, zone) };
 }
 
-/** Binary search for the offset change between `before` (still the old offset) and `after` (the new one), to the millisecond. */
-function firstOffsetChange(before: number, after: number, zone: string): number {
+/**
+ * Binary search for the offset change between `before` (still the old offset) and `after` (the
+ * new one), to the millisecond, or to the `unit` both are whole multiples of (clocks change on
+ * whole seconds).
+ */
+function firstOffsetChange(before: number, after: number, zone: string, unit = 1): number {
   const oldOffset = offsetAt(before, zone);
   let low = before;
   let high = after;
-  while (high - low > 1) {
-    const middle = Math.floor((low + high) / 2);
+  while (high - low > unit) {
+    const middle = low + Math.floor((high - low) / 2 / unit) * unit;
     if (offsetAt(middle, zone) === oldOffset) low = middle;
     else high = middle;
   }
   return high;
+}
+
+/** A change of a zone's clocks, as a wall-clock schedule meets it. */
+export interface ClockChange {
+  /** The local time of day (ms after midnight, on the old offset) at which the clocks change. */
+  readonly at: number;
+  /** New offset − old offset, in ms: > 0, the clocks jump over that much wall time; < 0, they go back and show it again. */
+  readonly by: number;
+}
+
+/** Years of changes looked at: the rules in force now, which the zone data repeats for every later year. */
+const CHANGE_YEARS = 2;
+/** Samples two weeks apart: a change and its reverse are always further apart than that. */
+const SAMPLE_STEP_MS = 14 * DAY_MS;
+const clockChangesByZone = new Map<string, readonly ClockChange[]>();
+
+/**
+ * The distinct changes of `zone`'s clocks from the start of this year over the next few, each
+ * found once per zone (a few hundred offset reads) and remembered: none for a zone without
+ * daylight saving.
+ */
+export function clockChanges(zone: string): readonly ClockChange[] {
+  const key = zone.toLowerCase();
+  let changes = clockChangesByZone.get(key);
+  if (!changes) {
+    changes = scanClockChanges(zone, Date.UTC(new Date().getUTCFullYear(), 0, 1));
+    clockChangesByZone.set(key, changes);
+  }
+  return changes;
+}
+
+function scanClockChanges(zone: string, from: number): ClockChange[] {
+  const found = new Map<string, ClockChange>();
+  const until = from + CHANGE_YEARS * 366 * DAY_MS;
+  let offset = offsetAt(from, zone);
+  for (let sample = from; sample < until; sample += SAMPLE_STEP_MS) {
+    const next = offsetAt(sample + SAMPLE_STEP_MS, zone);
+    if (next === offset) continue;
+    const instant = firstOffsetChange(sample, sample + SAMPLE_STEP_MS, zone, 1000);
+    const at = (((instant + offset) % DAY_MS) + DAY_MS) % DAY_MS;
+    found.set(`${at}:${next - offset}`, { at, by: next - offset });
+    offset = next;
+  }
+  return [...found.values()];
 }
