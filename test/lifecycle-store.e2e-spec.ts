@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ActionEntity, ActionsRepository, CalendarsRepository, EVERY_TENANT, LifecycleStore, TransitionGuard } from '@app/database';
 import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
-import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
+import { CASE_CALENDAR, DELETION_CASES, catchUp, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
 // Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history entry and the webhook event written must be exactly what
@@ -168,7 +168,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   it('refuses an outcome that changes a field frozen while the attempt runs, writing nothing', async () => {
     const action = await stored(TRANSITION_CASES[2][1]);
-    const t = transition(action, { type: 'succeeded', now: new Date(), note: null });
+    const t = transition(action, { type: 'succeeded', now: new Date(), note: null, catchUp });
     const tampered = { ...t, after: { ...t.after, metadata: { changed: true } } };
     expect(() => store.persist(tampered, { kind: 'claim' })).toThrow(/cannot change metadata/);
     expect(stateOf((await persisted(action.id)).row)).toEqual(stateOf(action));

@@ -229,7 +229,9 @@ export class ActionsService {
   /** Lets a paused action run again (409 once final); an occurrence whose time passed meanwhile follows the misfire policy. */
   async resume(id: string, scope: TenantScope): Promise<ActionEntity> {
     return this.changeUntilSettled(id, scope, (current) =>
-      this.scheduler.apply(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
+      this.scheduler.apply(transition(current, { type: 'resumed', now: this.clock.now(), catchUp: this.config.scheduling.catchUp }), {
+        statuses: [current.status],
+      }),
     );
   }
 
