@@ -17,6 +17,7 @@ import { HolidayCalendars1763870001400 } from './migrations/1763870001400-holida
 import { TenantScope1763870001500 } from './migrations/1763870001500-tenant-scope';
 import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-and-keys';
 import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly-partitions';
+import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -35,6 +36,7 @@ export const MIGRATIONS = [
   TenantScope1763870001500,
   TenantsAndKeys1763870001600,
   WeeklyPartitions1763870001700,
+  SkippedOccurrenceTimes1763870001860,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -80,8 +80,8 @@ export function noticeColumns<T>(noticeOf: (item: T) => ActionNotice | null): Un
 }
 
 /**
- * A transition's skipped occurrences as one batch column: their history entries with the reason,
- * as a JSON array for `jsonb_to_recordset`, or null when it skips none (the common case costs nothing).
+ * A transition's skipped occurrences as one batch column: their history entries, as a JSON array
+ * for `jsonb_to_recordset`, or null when it skips none (the common case costs nothing).
  */
 export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
   return [
@@ -99,9 +99,33 @@ export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEnt
             occurrence: entry.occurrence,
             attempt: entry.attempt,
             note: entry.note,
-            reason: skip.reason,
           };
         }),
+      );
+    },
+  ];
+}
+
+/**
+ * A transition's skip notices as one batch column: its `action.occurrence_skipped` events, one per
+ * reason, as a JSON array for `jsonb_to_recordset`, or null when it skips none.
+ */
+export function skipNoticesColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
+  return [
+    'skip_notices',
+    'jsonb',
+    (item) => {
+      const { skipNotices, after } = transitionOf(item);
+      if (skipNotices.length === 0) return null;
+      return JSON.stringify(
+        skipNotices.map((notice) => ({
+          // Like their history entries, the events carry the number of the occurrence that runs after them.
+          occurrence: after.occurrence,
+          note: notice.note,
+          reason: notice.reason,
+          skipped: notice.times.map((time) => time.toISOString()),
+          skipped_count: notice.count,
+        })),
       );
     },
   ];
