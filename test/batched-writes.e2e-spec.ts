@@ -2,6 +2,7 @@ import { ActionEntity, ActionsRepository, ClaimResult, EVERY_TENANT, LifecycleSt
 import { LifecycleEvent, RetryPolicy, transition } from '@app/domain';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
+import { catchUp } from '../libs/domain/src/lifecycle/lifecycle.cases';
 
 /** Concurrent requests share statements; each must still get exactly its own answer. */
 describe('Batched writes: concurrent creates, claims and outcomes in shared statements', () => {
@@ -21,7 +22,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
     return claim.action;
   };
   const record = (action: ActionEntity, event: LifecycleEvent) => store.persist(transition(action, event), { kind: 'claim' });
-  const succeeded = (note: string | null): LifecycleEvent => ({ type: 'succeeded', now: new Date(), note });
+  const succeeded = (note: string | null): LifecycleEvent => ({ type: 'succeeded', now: new Date(), note, catchUp });
   const failed = (error: string, permanent = false): LifecycleEvent => ({ type: 'failed', now: new Date(), error, permanent, retryPolicy });
 
   /** Actions due now (no worker runs here, so their jobs wait), each claimed by the test. */

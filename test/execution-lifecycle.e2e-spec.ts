@@ -103,7 +103,7 @@ describe('Running actions: timing, lifecycle, retries, recurrence', () => {
     const runs = history.filter((h: any) => h.from === 'IN_PROGRESS');
     expect(runs.map((h: any) => h.occurrence)).toEqual([1, 2, 3, 4, 5]);
     expect(runs[0].note).toMatch(/^SMS to 60123456789 recorded/);
-    const steps = runs.slice(0, 4).map((h: any) => /missed occurrence (\S+) runs now/.exec(h.note)![1]);
+    const steps = runs.slice(0, 4).map((h: any) => /missed occurrence (\S+) runs next/.exec(h.note)![1]);
     expect(steps).toEqual([1, 2, 3, 4].map((day) => new Date(scheduled + day * DAY).toISOString()));
   });
 });

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { ActionEntity, ActionsRepository, CalendarsRepository, EVERY_TENANT, LifecycleStore, TransitionGuard } from '@app/database';
-import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, skipNote, transition } from '@app/domain';
+import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
-import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, TRANSITION_CASES } from '../libs/domain/src/lifecycle/lifecycle.cases';
+import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, SKIP_NOTICE_CASES, TRANSITION_CASES, catchUp } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 
 // Every case of the lifecycle's table, persisted by the store on Postgres: the row, the history entry and the webhook event written must be exactly what
@@ -58,7 +58,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
       [id],
     );
     const events: { note: string | null }[] = await api.db.query(
-      `SELECT type, occurrence, attempt, note, reason FROM webhook_events WHERE action_id = $1`,
+      `SELECT type, occurrence, attempt, note, reason, skipped, skipped_count AS count FROM webhook_events WHERE action_id = $1`,
       [id],
     );
     // The first entry is the case's own creation; the rest are what the transition wrote.
@@ -67,17 +67,29 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   const byNote = (a: { note: string | null }, b: { note: string | null }) => (a.note ?? '').localeCompare(b.note ?? '');
 
-  /** The events a transition must leave in the outbox: one per skipped occurrence, then its notice. */
+  /** The events a transition must leave in the outbox: one per reason it skipped occurrences for, then its notice. */
   function eventsOf(t: Transition<ActionEntity>) {
-    const skipped = t.skipped.map((skip) => ({
+    const skipped = t.skipNotices.map((notice) => ({
       type: 'action.occurrence_skipped',
       occurrence: t.after.occurrence,
       attempt: 0,
-      note: skipNote(skip),
-      reason: skip.reason,
+      note: notice.note,
+      reason: notice.reason,
+      skipped: notice.times.map((time) => time.toISOString()),
+      count: notice.count,
     }));
     const notice = t.notice
-      ? [{ type: t.notice.type, occurrence: t.notice.occurrence, attempt: t.notice.attempt, note: t.notice.note, reason: null }]
+      ? [
+          {
+            type: t.notice.type,
+            occurrence: t.notice.occurrence,
+            attempt: t.notice.attempt,
+            note: t.notice.note,
+            reason: null,
+            skipped: null,
+            count: null,
+          },
+        ]
       : [];
     return [...skipped, ...notice].sort(byNote);
   }
@@ -106,6 +118,12 @@ describe('The store persists exactly what the lifecycle decided (every case of i
   }
 
   it.each(TRANSITION_CASES.map(([name, before, event]) => [name, before, event] as const))('%s', async (_name, before, event) => {
+    const action = await stored(before);
+    const { t, written } = await decidedAndWritten(action, event);
+    expectWritten(t, written, await persisted(action.id));
+  });
+
+  it.each(SKIP_NOTICE_CASES.map(([name, before, event]) => [name, before, event] as const))('skips of %s', async (_name, before, event) => {
     const action = await stored(before);
     const { t, written } = await decidedAndWritten(action, event);
     expectWritten(t, written, await persisted(action.id));
@@ -170,7 +188,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   it('refuses an outcome that changes a field frozen while the attempt runs, writing nothing', async () => {
     const action = await stored(TRANSITION_CASES[2][1]);
-    const t = transition(action, { type: 'succeeded', now: new Date(), note: null });
+    const t = transition(action, { type: 'succeeded', now: new Date(), note: null, catchUp });
     const tampered = { ...t, after: { ...t.after, metadata: { changed: true } } };
     expect(() => store.persist(tampered, { kind: 'claim' })).toThrow(/cannot change metadata/);
     expect(stateOf((await persisted(action.id)).row)).toEqual(stateOf(action));

@@ -1,5 +1,6 @@
 import { Scrape, waitUntil } from '@app/testing';
 import { createCalling, readAction, useRunningStack } from './support/running-stack';
+import { subscribe, verifiedEvent } from './support/webhooks';
 
 /** Every occurrence of a per-second cron is due within this window, so the action is always locked. */
 const LOCK_WINDOW_MS = 1_500;
@@ -43,11 +44,51 @@ describe('POST /actions/:id/skip: the next occurrences do not run, visibly, and 
     });
     expect(after - before).toBe(3);
 
-    // Each skipped occurrence is told to the action's callback, with why.
-    await waitUntil('three skip events at the callback', () => stack.receiver.callsTo('/events').length >= 3);
-    const events = stack.receiver.callsTo('/events').map((call) => JSON.parse(call.body) as { type: string; data: { reason: string; note: string } });
-    expect(events.map((event) => [event.type, event.data.reason])).toEqual(Array.from({ length: 3 }, () => ['action.occurrence_skipped', 'request']));
-    expect(events.map((event) => event.data.note).sort()).toEqual(await skippedNotes(action.id));
+    // The skipped occurrences are told to the action's callback in one event, with why and when.
+    const [call] = await waitUntil('the skip event at the callback', () =>
+      stack.receiver.callsTo('/events').length > 0 ? stack.receiver.callsTo('/events') : null,
+    );
+    expect(JSON.parse(call.body)).toMatchObject({
+      type: 'action.occurrence_skipped',
+      data: {
+        reason: 'request',
+        count: 3,
+        skipped: [0, 1, 2].map((day) => new Date(tomorrow.getTime() + day * DAY_MS).toISOString()),
+        note: `skipped: request, 3 occurrences from ${tomorrow.toISOString()} on`,
+      },
+    });
+  });
+
+  it('tells a skip of 100 in one event per subscription, listing every skipped time, while the history keeps one entry each', async () => {
+    const subscriptions = await Promise.all(
+      [1, 2].map((n) => subscribe(stack.api.client, stack.receiver.url(`/hooks-${n}`), { events: ['action.occurrence_skipped'] })),
+    );
+    const start = new Date(Math.ceil(Date.now() / 1000) * 1000 + DAY_MS);
+    const action = await create('/skip-100', { repeat: true, frequency: 'DAILY', executionRemainder: 5, executionTime: start.toISOString() });
+
+    const skipped = await stack.api.client.post(`/actions/${action.id}/skip`, { count: 100 });
+    expect(skipped.status).toBe(200);
+    expect(Date.parse(skipped.body.executionTime)).toBe(start.getTime() + 100 * DAY_MS);
+    const times = Array.from({ length: 100 }, (_, day) => new Date(start.getTime() + day * DAY_MS).toISOString());
+    expect(await skippedNotes(action.id)).toEqual(times.map((time) => `skipped: request, ${time}`));
+    // The deliveries are written with the skip, in its statement: one per subscription, however many occurrences.
+    const [{ deliveries }] = await stack.api.db.query(
+      `SELECT count(*)::int AS deliveries FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE e.action_id = $1`,
+      [action.id],
+    );
+    expect(deliveries).toBe(2);
+
+    for (const [n, subscription] of subscriptions.entries()) {
+      const calls = await waitUntil(`the event at subscription ${n + 1}`, () =>
+        stack.receiver.callsTo(`/hooks-${n + 1}`).length > 0 ? stack.receiver.callsTo(`/hooks-${n + 1}`) : null,
+      );
+      expect(calls).toHaveLength(1);
+      const event = verifiedEvent(calls[0], subscription.secret);
+      expect(event.type).toBe('action.occurrence_skipped');
+      expect(event.data).toMatchObject({ reason: 'request', count: 100, skipped: times, occurrence: 1, attempt: 0 });
+      expect(event.data.action).toMatchObject({ id: action.id, executionTime: skipped.body.executionTime });
+    }
+    await Promise.all(subscriptions.map((subscription) => stack.api.client.delete(`/webhooks/${subscription.id}`)));
   });
 
   it('lets a locked occurrence of a per-second cron run, then skips the next ones: three runs in all, two skipped', async () => {

@@ -5,7 +5,8 @@ import { LookupAddress } from 'node:dns';
 import { randomUUID } from 'node:crypto';
 import { HostResolver } from '@app/outbound';
 import { WEBHOOK_QUEUE } from '@app/webhooks';
-import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
+import { SignedHttp } from '@punctual/client';
+import { HttpReceiver, OTHER_TENANT_KEY, TEST_KEY, waitUntil } from '@app/testing';
 import { httpRequestExample, notificationExample } from './support/fixtures';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { deliveriesWhen, subscribe, verifiedEvent } from './support/webhooks';
@@ -127,6 +128,23 @@ describe('Lifecycle webhooks', () => {
       expect(refused.status).toBe(409);
       expect(refused.body.message).toMatch(/already 100 webhook subscriptions.*delete one/);
       expect((await webhookRows(api)).subscriptions).toBe(100);
+    });
+
+    it("keeps at most 100 per tenant also when many creates arrive at once, and counts only the tenant's own", async () => {
+      await api.db.query(
+        `INSERT INTO webhook_subscriptions (id, tenant_id, url, events, secret_ciphertext)
+         SELECT gen_random_uuid(), 'default', 'https://example.com/' || n, ARRAY['action.failed'], 'v1.x' FROM generate_series(1, 95) AS n`,
+      );
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, () => api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'] })),
+      );
+      expect(answers.filter((answer) => answer.status === 201)).toHaveLength(5);
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(25);
+      const [{ count }] = await api.db.query(`SELECT count(*)::int AS count FROM webhook_subscriptions WHERE tenant_id = 'default'`);
+      expect(count).toBe(100);
+      // Another tenant's subscriptions are its own to count.
+      const otherTenant = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...OTHER_TENANT_KEY });
+      expect((await otherTenant.post('/webhooks', { url: receiver.url(), events: ['action.failed'] })).status).toBe(201);
     });
 
     it('requires a signature on every route, and 400 for an id that is not a UUID', async () => {

@@ -184,6 +184,7 @@ export const envSchema = z.object({
   ADMIN_LOGIN_BLOCK_MS: z.coerce.number().int().min(1000).default(DEFAULT_ADMIN_LOGIN_BLOCK_MS),
   LOCK_WINDOW_MS: nonNegativeInt.default(120000),
   MIN_REPEAT_INTERVAL_MS: nonNegativeInt.default(1000),
+  MAX_CATCH_UP: positiveInt.default(100),
   TENANT_MAX_ACTIVE_ACTIONS: positiveInt.default(1_000_000),
   TENANT_CREATE_RATE: positiveInt.default(1000),
   // Unset: a tenant's attempts are not limited beyond each worker's concurrency.

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
     expect(config.scheduling).toEqual({
       lockWindowMs: 120000,
       minRepeatIntervalMs: 1000,
+      catchUp: { intervalMs: 1000, max: 100 },
       maxRetries: 3,
       backoff: { kind: 'exponential', baseMs: 1000, maxMs: 3600000 },
       retentionDays: 14,
@@ -137,6 +138,11 @@ describe('loadConfig', () => {
     expect(config.admin.login).toEqual({ maxFailures: 3, blockMs: 2000 });
   });
 
+  it('paces and caps RUN_ALL catch-ups by MIN_REPEAT_INTERVAL_MS and MAX_CATCH_UP', () => {
+    const config = loadConfig({ ...minimal, MIN_REPEAT_INTERVAL_MS: '5000', MAX_CATCH_UP: '7' });
+    expect(config.scheduling.catchUp).toEqual({ intervalMs: 5000, max: 7 });
+  });
+
   it('reads an explicit backoff list and the served types', () => {
     const config = loadConfig({ ...minimal, BACKOFF_DELAYS_MS: '60000, 300000,1200000', WORKER_ACTIONS: 'HTTP_REQUEST' });
     expect(config.scheduling.backoff).toEqual({ kind: 'fixed-list', delaysMs: [60000, 300000, 1200000] });
@@ -154,6 +160,7 @@ describe('loadConfig', () => {
     [{ ...minimal, DATABASE_POOL_SIZE: '0' }, 'DATABASE_POOL_SIZE Number must be greater than 0'],
     [{ ...minimal, DATABASE_STATEMENT_TIMEOUT_MS: '30s' }, 'DATABASE_STATEMENT_TIMEOUT_MS Expected number'],
     [{ ...minimal, MAX_RETRIES: '-1' }, 'MAX_RETRIES Number must be greater than or equal to 0'],
+    [{ ...minimal, MAX_CATCH_UP: '0' }, 'MAX_CATCH_UP Number must be greater than 0'],
     [{ ...minimal, ADMIN_LOGIN_MAX_FAILURES: '0' }, 'ADMIN_LOGIN_MAX_FAILURES Number must be greater than 0'],
     [{ ...minimal, ADMIN_LOGIN_BLOCK_MS: '500' }, 'ADMIN_LOGIN_BLOCK_MS Number must be greater than or equal to 1000'],
     [{ ...minimal, BACKOFF_DELAYS_MS: '1m,5m' }, 'BACKOFF_DELAYS_MS must be a comma-separated list of milliseconds'],

@@ -54,6 +54,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     scheduling: {
       lockWindowMs: env.LOCK_WINDOW_MS,
       minRepeatIntervalMs: env.MIN_REPEAT_INTERVAL_MS,
+      catchUp: { intervalMs: env.MIN_REPEAT_INTERVAL_MS, max: env.MAX_CATCH_UP },
       maxRetries: env.MAX_RETRIES,
       backoff: env.BACKOFF_DELAYS_MS
         ? { kind: 'fixed-list', delaysMs: env.BACKOFF_DELAYS_MS }

@@ -1,4 +1,4 @@
-import { BackoffPolicy } from '@app/domain';
+import { BackoffPolicy, CatchUpPolicy } from '@app/domain';
 import { AllowedHosts } from './allowed-hosts';
 import type { ConfiguredApiKey } from './env.schema';
 import { TransportUrl } from '@punctual/contract';
@@ -63,6 +63,8 @@ export abstract class PunctualConfig {
     readonly lockWindowMs: number;
     /** A repeating schedule whose occurrences can come closer than this is refused. */
     readonly minRepeatIntervalMs: number;
+    /** RUN_ALL catch-ups: one per `minRepeatIntervalMs` at most, and only the latest MAX_CATCH_UP missed occurrences. */
+    readonly catchUp: CatchUpPolicy;
     readonly maxRetries: number;
     readonly backoff: BackoffPolicy;
     readonly retentionDays: number;

@@ -18,6 +18,7 @@ import { TenantScope1763870001500 } from './migrations/1763870001500-tenant-scop
 import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-and-keys';
 import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly-partitions';
 import { TenantMessaging1763870001800 } from './migrations/1763870001800-tenant-messaging';
+import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -37,6 +38,7 @@ export const MIGRATIONS = [
   TenantsAndKeys1763870001600,
   WeeklyPartitions1763870001700,
   TenantMessaging1763870001800,
+  SkippedOccurrenceTimes1763870001860,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

@@ -262,7 +262,9 @@ export class ActionsService {
   async resume(id: string, scope: TenantScope): Promise<ActionEntity> {
     await this.countControl(scope);
     return this.changeUntilSettled(id, scope, (current) =>
-      this.applyCounted(transition(current, { type: 'resumed', now: this.clock.now() }), { statuses: [current.status] }),
+      this.applyCounted(transition(current, { type: 'resumed', now: this.clock.now(), catchUp: this.config.scheduling.catchUp }), {
+        statuses: [current.status],
+      }),
     );
   }
 

@@ -25,11 +25,11 @@ function unlessRefused<T>(decide: () => T): T | null {
  * an event is offered when its transition is accepted and changes something (pausing a paused
  * action, or cancelling twice, would not). The services still decide when the form is sent.
  */
-export function controlsFor(action: ActionEntity, now: Date, lockWindowMs: number): ActionControls {
+export function controlsFor(action: ActionEntity, now: Date, { lockWindowMs, catchUp }: PunctualConfig['scheduling']): ActionControls {
   const changes = (event: LifecycleEvent) => (unlessRefused(() => transition(action, event))?.history.length ?? 0) > 0;
   return {
     pause: changes({ type: 'paused', now, note: null, lockWindowMs }),
-    resume: changes({ type: 'resumed', now }),
+    resume: changes({ type: 'resumed', now, catchUp }),
     cancel: changes({ type: 'canceled', now, note: null, lockWindowMs }),
     skip: changes({ type: 'skipRequested', now, count: 1, lockWindowMs }),
     retry: changes({ type: 'retriedManually', now }),
@@ -63,7 +63,7 @@ export class ActionPageService {
       history: history.entries,
       occurrences,
       jobHref: queued ? `/admin/queues/queue/${segment(action.action)}/${segment(jobIdFor(action))}` : null,
-      controls: controlsFor(action, this.clock.now(), this.config.scheduling.lockWindowMs),
+      controls: controlsFor(action, this.clock.now(), this.config.scheduling),
     };
   }
 }

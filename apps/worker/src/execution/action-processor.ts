@@ -73,7 +73,7 @@ export class ActionProcessor {
 
   /** The occurrence is not run: the action moves on to its next one, unless a client changed it meanwhile (its own job then decides). */
   private async skipCalendarDate(action: ActionEntity): Promise<JobOutcome> {
-    const skipped = transition(action, { type: 'calendarDate', now: this.clock.now() });
+    const skipped = transition(action, { type: 'calendarDate', now: this.clock.now(), catchUp: this.config.scheduling.catchUp });
     await this.scheduler.apply(skipped, { statuses: [ActionStatus.Pending] });
     return 'calendar-date';
   }
@@ -87,7 +87,7 @@ export class ActionProcessor {
         const result = await inSpan('punctual.fulfill', spanAttributes(action), () =>
           registered.fulfillment.fulfill(dataInstance(registered.metadata.definition.dataClass, action.data), this.contextFor(action, lease.signal)),
         );
-        event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null };
+        event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null, catchUp: this.config.scheduling.catchUp };
       } catch (error) {
         const message = failureMessage(error, lease.signal);
         event = { type: 'failed', now: this.clock.now(), error: message, permanent: error instanceof PermanentFulfillmentError, retryPolicy: policy };

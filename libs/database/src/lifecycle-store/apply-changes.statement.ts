@@ -1,8 +1,8 @@
 import { ActionState, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
-import { STATE_COLUMNS, entryColumns, noticeColumns, skippedColumn } from './state-columns';
-import { historyInsertSql, outboxInsertSql } from './change-records';
+import { STATE_COLUMNS, entryColumns, noticeColumns, skipNoticesColumn, skippedColumn } from './state-columns';
+import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
 /** A change by a client or the promoter, with the guard it was decided under and the fields it changed. */
 export interface Change {
@@ -30,6 +30,7 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
   ...entryColumns<Change>((c) => c.transition.history[0]),
   ...noticeColumns<Change>((c) => c.transition.notice),
   skippedColumn<Change>((c) => c.transition),
+  skipNoticesColumn<Change>((c) => c.transition),
 ]);
 
 /**
@@ -46,11 +47,11 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(
       $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::boolean[],
       $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[],
-      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[]
+      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[], $18::jsonb[]
     ) AS c(
       ord, id, expected_revision, expected_statuses, due_after, changes, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
-      notice_type, notice_occurrence, notice_attempt, notice_note, skipped
+      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
     )
   ), locked AS (
     SELECT c.* FROM actions a JOIN (SELECT DISTINCT ON (id) * FROM change ORDER BY id, ord) c ON a.id = c.id
@@ -75,7 +76,7 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
       updated_at = clock_timestamp()
     FROM locked c WHERE a.id = c.id
     RETURNING a.*, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note,
-      c.notice_type, c.notice_occurrence, c.notice_attempt, c.notice_note, c.skipped
+      ${RECORD_COLUMNS.map((column) => `c.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}
   ), notices AS (
@@ -83,6 +84,6 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
   )
   SELECT ord, to_jsonb(c) - ARRAY[
       'ord', 'entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note',
-      'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped'
+      ${RECORD_COLUMNS.map((column) => `'${column}'`).join(', ')}
     ] AS row_json
   FROM changed c`;

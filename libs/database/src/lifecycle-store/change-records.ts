@@ -1,25 +1,32 @@
 // The parts every state-changing statement shares after its UPDATE: the records of the change,
 // written in the same statement so that they exist exactly when the change committed.
 
+/** The columns a state change returns besides the action's own: its notice and its skips. */
+export const RECORD_COLUMNS = ['notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped', 'skip_notices'] as const;
+
 /**
  * The statement part that writes the events of the rows a state change returned (`a.*` plus the
- * notice and `skipped` columns) into the webhook outbox, in the same statement as the change: an
- * event exists exactly when its change committed. Each row gives an `action.occurrence_skipped`
- * event per entry of `skipped`, then its notice, if any. `extraColumns` are the other returned
- * columns that are not the action's, left out of the stored snapshot. Triggers drop events nobody
- * listens to; when there is no subscription at all they are not even written.
+ * RECORD_COLUMNS) into the webhook outbox, in the same statement as the change: an event exists
+ * exactly when its change committed. Each row gives an `action.occurrence_skipped` event per entry
+ * of `skip_notices` (one per reason, however many occurrences it skipped), then its notice, if
+ * any. `extraColumns` are the other returned columns that are not the action's, left out of the
+ * stored snapshot. Triggers drop events nobody listens to; when there is no subscription at all
+ * they are not even written.
  */
 export function outboxInsertSql(changed: string, extraColumns: readonly string[]): string {
-  const notAction = [...extraColumns, 'notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped'].map((c) => `'${c}'`).join(', ');
+  const notAction = [...extraColumns, ...RECORD_COLUMNS].map((c) => `'${c}'`).join(', ');
   const snapshot = `to_jsonb(c) - ARRAY[${notAction}]::text[]`;
   // Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
   const wanted = '(c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))';
-  return `INSERT INTO webhook_events (tenant_id, type, action_id, action_type, occurrence, attempt, note, reason, action, callback_url, api_key_id)
-    SELECT c.tenant_id, 'action.occurrence_skipped', c.id, c.action, s.occurrence, s.attempt, s.note, s.reason, ${snapshot}, c.callback_url, c.callback_key_id
-      FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped) AS s(occurrence integer, attempt integer, note text, reason varchar)
-      WHERE c.skipped IS NOT NULL AND ${wanted}
+  return `INSERT INTO webhook_events (tenant_id, type, action_id, action_type, occurrence, attempt, note, reason, skipped, skipped_count, action, callback_url, api_key_id)
+    SELECT c.tenant_id, 'action.occurrence_skipped', c.id, c.action, s.occurrence, 0, s.note, s.reason, s.skipped, s.skipped_count,
+        ${snapshot}, c.callback_url, c.callback_key_id
+      FROM ${changed} c
+        CROSS JOIN LATERAL jsonb_to_recordset(c.skip_notices) AS s(occurrence integer, note text, reason varchar, skipped jsonb, skipped_count integer)
+      WHERE c.skip_notices IS NOT NULL AND ${wanted}
     UNION ALL
-    SELECT c.tenant_id, c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, ${snapshot}, c.callback_url, c.callback_key_id
+    SELECT c.tenant_id, c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, NULL, NULL, ${snapshot}, c.callback_url,
+        c.callback_key_id
       FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}`;
 }
 

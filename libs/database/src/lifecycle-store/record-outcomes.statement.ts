@@ -1,8 +1,8 @@
 import { ActionState, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
-import { entryColumns, noticeColumns, skippedColumn, stateColumns } from './state-columns';
-import { historyInsertSql, outboxInsertSql } from './change-records';
+import { entryColumns, noticeColumns, skipNoticesColumn, skippedColumn, stateColumns } from './state-columns';
+import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
 /**
  * The lifecycle fields an attempt's outcome can change (succeeded, failed, interrupted, or the
@@ -32,6 +32,7 @@ export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
   ...entryColumns<Transition<ActionEntity>>((t) => t.history[0]),
   ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
   skippedColumn<Transition<ActionEntity>>((t) => t),
+  skipNoticesColumn<Transition<ActionEntity>>((t) => t),
 ]);
 
 /**
@@ -47,13 +48,13 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[],
       $13::integer[], $14::boolean[],
       $15::varchar[], $16::varchar[], $17::integer[], $18::integer[], $19::text[],
-      $20::varchar[], $21::integer[], $22::integer[], $23::text[], $24::jsonb[]
+      $20::varchar[], $21::integer[], $22::integer[], $23::text[], $24::jsonb[], $25::jsonb[]
     ) AS o(
       id, claim_token, seen_cancel_requested_at, seen_skip_pending,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, skip_pending,
       revision, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
-      notice_type, notice_occurrence, notice_attempt, notice_note, skipped
+      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
     )
   ), locked AS (
     SELECT o.* FROM actions a JOIN outcome o ON a.id = o.id AND a.claim_token = o.claim_token
@@ -78,7 +79,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       updated_at = clock_timestamp()
     FROM locked o WHERE a.id = o.id
     RETURNING a.*, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
-      o.notice_type, o.notice_occurrence, o.notice_attempt, o.notice_note, o.skipped
+      ${RECORD_COLUMNS.map((column) => `o.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}
   ), notices AS (

@@ -80,31 +80,46 @@ export function noticeColumns<T>(noticeOf: (item: T) => ActionNotice | null): Un
 }
 
 /**
- * A transition's skipped occurrences as one batch column: their history entries with the reason,
- * as a JSON array for `jsonb_to_recordset`, or null when it skips none (the common case costs nothing).
+ * Rows a transition writes beside its own, as one batch column: a JSON array for
+ * `jsonb_to_recordset`, or null when there are none (the common case costs nothing).
  */
-export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
+function jsonRowsColumn<T>(
+  name: string,
+  rowsOf: (transition: Transition<ActionEntity>) => object[],
+  transitionOf: (item: T) => Transition<ActionEntity>,
+): UnnestColumn<T> {
   return [
-    'skipped',
+    name,
     'jsonb',
     (item) => {
-      const { skipped, after } = transitionOf(item);
-      if (skipped.length === 0) return null;
-      return JSON.stringify(
-        skipped.map((skip) => {
-          const entry = skipEntry(skip, after.occurrence);
-          return {
-            from_status: entry.from,
-            to_status: entry.to,
-            occurrence: entry.occurrence,
-            attempt: entry.attempt,
-            note: entry.note,
-            reason: skip.reason,
-          };
-        }),
-      );
+      const rows = rowsOf(transitionOf(item));
+      return rows.length === 0 ? null : JSON.stringify(rows);
     },
   ];
+}
+
+/** A transition's skipped occurrences as one batch column: their history entries. */
+export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
+  const entriesOf = ({ skipped, after }: Transition<ActionEntity>) =>
+    skipped.map((skip) => {
+      const entry = skipEntry(skip, after.occurrence);
+      return { from_status: entry.from, to_status: entry.to, occurrence: entry.occurrence, attempt: entry.attempt, note: entry.note };
+    });
+  return jsonRowsColumn('skipped', entriesOf, transitionOf);
+}
+
+/** A transition's skip notices as one batch column: its `action.occurrence_skipped` events, one per reason. */
+export function skipNoticesColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
+  const eventsOf = ({ skipNotices, after }: Transition<ActionEntity>) =>
+    skipNotices.map((notice) => ({
+      // Like their history entries, the events carry the number of the occurrence that runs after them.
+      occurrence: after.occurrence,
+      note: notice.note,
+      reason: notice.reason,
+      skipped: notice.times.map((time) => time.toISOString()),
+      skipped_count: notice.count,
+    }));
+  return jsonRowsColumn('skip_notices', eventsOf, transitionOf);
 }
 
 /** The fields whose value differs between two states. */

@@ -38,6 +38,8 @@ export interface ClaimedDelivery {
     note: string | null;
     /** Why the occurrence did not run, for an `action.occurrence_skipped` event; else null. */
     reason: string | null;
+    /** For an `action.occurrence_skipped` event, the earliest skipped times (ISO, up to 100) and how many were skipped in all; else null. */
+    skipped: { times: string[]; count: number } | null;
     /** The action right after the change, or null for a `webhook.test` event. */
     action: ActionEntity | null;
   };
@@ -141,7 +143,7 @@ export class WebhookDeliveriesRepository {
          RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id, d.event_created_at
        )
        SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.tenant_id, e.id AS event_id, e.type,
-         e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.action
+         e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.skipped, e.skipped_count, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id AND e.created_at = c.event_created_at LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
       [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
     );
@@ -193,6 +195,7 @@ export class WebhookDeliveriesRepository {
         attempt: row.attempt as number | null,
         note: row.note as string | null,
         reason: row.reason as string | null,
+        skipped: row.skipped ? { times: row.skipped as string[], count: row.skipped_count as number } : null,
         action: row.action ? hydrateJson<ActionEntity>(this.dataSource.getMetadata(ActionEntity), row.action as Record<string, unknown>) : null,
       },
     };

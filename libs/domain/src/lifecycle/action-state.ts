@@ -2,7 +2,7 @@ import type { ActionNotice } from './lifecycle-notice';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import type { DstPolicy } from '../schedule/dst-policy';
 import { ActionRetryPolicy } from './retry-policy';
-import type { SkippedOccurrences } from './skips';
+import type { SkipNotice, SkippedOccurrences } from './skips';
 
 /** The fields of an action that its lifecycle reads and writes. */
 export interface ActionState {
@@ -91,8 +91,10 @@ export interface Transition<S extends ActionState = ActionState> {
   readonly finished: boolean;
   /** The action is gone: storage deletes its row, and its history with it, instead of writing `after`. */
   readonly deleted: boolean;
-  /** Occurrences that will not run, each written with its own history entry and event before the transition's entry. */
+  /** Occurrences that will not run, each written with its own history entry before the transition's entry. */
   readonly skipped: readonly SkippedOccurrences[];
+  /** What the client is told of them: one `action.occurrence_skipped` event per reason, whatever their number. */
+  readonly skipNotices: readonly SkipNotice[];
   /** Written with the change, in the same statement, for webhook delivery; null when there is nothing to tell. */
   readonly notice: ActionNotice | null;
 }

@@ -3,6 +3,7 @@ import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { isCalendarDay, isCalendarName, localDay } from '../schedule/calendar';
 import { ActionState } from './action-state';
 import { transition } from './lifecycle';
+import { catchUp } from './lifecycle.cases';
 import { newActionState } from './new-action-state';
 import { MAX_LISTING_STEPS, upcomingOccurrences } from './upcoming-occurrences';
 
@@ -62,12 +63,12 @@ function runTimes(initial: ActionState, dates: ReadonlySet<string>, runs: number
   while (state.status === ActionStatus.Pending && ran.length < runs) {
     const now = state.nextAttemptAt;
     if (dates.has(localDay(state.executionTime, state.timezone!))) {
-      state = transition(state, { type: 'calendarDate', now }).after;
+      state = transition(state, { type: 'calendarDate', now, catchUp }).after;
       continue;
     }
     ran.push(state.executionTime);
     const claimed = transition(state, { type: 'claimed' }).after;
-    state = transition(claimed, { type: 'succeeded', now, note: null }).after;
+    state = transition(claimed, { type: 'succeeded', now, note: null, catchUp }).after;
   }
   return ran;
 }

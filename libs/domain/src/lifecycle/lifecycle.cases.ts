@@ -4,6 +4,7 @@
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import { DEFAULT_DST_POLICY } from '../schedule/dst-policy';
 import { ActionState } from './action-state';
+import { CatchUpPolicy } from './catch-up';
 import { jittered } from './jitter';
 import { LifecycleEvent } from './lifecycle';
 import { RetryPolicy } from './retry-policy';
@@ -49,17 +50,26 @@ export function state(overrides: Partial<ActionState> = {}): ActionState {
 export const hourly = (overrides: Partial<ActionState> = {}) =>
   state({ repeat: true, frequency: Frequency.Hourly, timezone: 'UTC', executionRemainder: 10, dstPolicy: DEFAULT_DST_POLICY, ...overrides });
 export const late = { executionTime: at('2025-03-01T07:30:00.000Z') };
-export const ok = (note: string | null = 'HTTP 200'): LifecycleEvent => ({ type: 'succeeded', now, note });
+/** RUN_ALL's pace and cap in the cases: catch-ups a second apart, the latest 100 missed occurrences at most. */
+export const catchUp: CatchUpPolicy = { intervalMs: 1000, max: 100 };
+export const ok = (note: string | null = 'HTTP 200', policy: CatchUpPolicy = catchUp): LifecycleEvent => ({
+  type: 'succeeded',
+  now,
+  note,
+  catchUp: policy,
+});
 export const fail = (permanent = false): LifecycleEvent => ({ type: 'failed', now, error: 'HTTP 500', permanent, retryPolicy: policy });
 export const LOCK_WINDOW_MS = 120_000;
 export const cancel = (note: string | null = null): LifecycleEvent => ({ type: 'canceled', now, note, lockWindowMs: LOCK_WINDOW_MS });
 export const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
 export const pause = (note: string | null = null): LifecycleEvent => ({ type: 'paused', now, note, lockWindowMs: LOCK_WINDOW_MS });
-export const resume: LifecycleEvent = { type: 'resumed', now };
+/** The cases' catch-up policy with a smaller cap. */
+export const capped = (max: number): CatchUpPolicy => ({ ...catchUp, max });
+export const resume: LifecycleEvent = { type: 'resumed', now, catchUp };
 export const skip = (count = 1): LifecycleEvent => ({ type: 'skipRequested', now, count, lockWindowMs: LOCK_WINDOW_MS });
 /** The calendar the cases name; the store's drift spec creates it. */
 export const CASE_CALENDAR = 'case-holidays';
-export const onCalendarDate: LifecycleEvent = { type: 'calendarDate', now };
+export const onCalendarDate: LifecycleEvent = { type: 'calendarDate', now, catchUp };
 const dueOnHoliday = (overrides: Partial<ActionState> = {}) =>
   hourly({ status: ActionStatus.Pending, occurrence: 2, calendar: CASE_CALENDAR, ...overrides });
 
@@ -123,11 +133,44 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
-    'RUN_ALL runs the first missed occurrence next',
+    'RUN_ALL runs the first missed occurrence next, paced: a catch-up interval after the run',
     hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }),
     ok(null),
-    { executionTime: at('2025-03-01T08:30:00.000Z') },
-    { note: 'missed occurrence 2025-03-01T08:30:00.000Z runs now (RUN_ALL)' },
+    { executionTime: at('2025-03-01T08:30:00.000Z'), nextAttemptAt: at('2025-03-01T12:00:01.000Z'), revision: 5 },
+    { note: 'missed occurrence 2025-03-01T08:30:00.000Z runs next, at 2025-03-01T12:00:01.000Z at the earliest (RUN_ALL)' },
+    false,
+  ],
+  [
+    'RUN_ALL runs only the latest MAX_CATCH_UP missed occurrences: the older ones are skipped, no execution consumed',
+    hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }),
+    ok(null, capped(2)),
+    { occurrence: 2, executionRemainder: 9, executionTime: at('2025-03-01T10:30:00.000Z'), nextAttemptAt: at('2025-03-01T12:00:01.000Z') },
+    {
+      note:
+        'missed occurrences before 2025-03-01T10:30:00.000Z skipped (RUN_ALL runs the latest 2 at most); ' +
+        'missed occurrence 2025-03-01T10:30:00.000Z runs next, at 2025-03-01T12:00:01.000Z at the earliest (RUN_ALL)',
+    },
+    false,
+  ],
+  [
+    'RUN_ALL catches up only on missed occurrences up to endAt',
+    hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll, endAt: at('2025-03-01T09:45:00.000Z') }),
+    ok(null, capped(1)),
+    { status: ActionStatus.Pending, executionTime: at('2025-03-01T09:30:00.000Z'), nextAttemptAt: at('2025-03-01T12:00:01.000Z') },
+    { to: 'PENDING', note: expect.stringMatching(/^missed occurrences before 2025-03-01T09:30:00.000Z skipped/) },
+    false,
+  ],
+  [
+    'a RUN_ALL catch-up whose jitter falls after its pace keeps its jitter',
+    hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll, executionTime: at('2025-03-01T10:59:00.000Z'), jitterMs: 3_600_000, jitterSeed: 3 }),
+    ok(null),
+    {
+      executionTime: at('2025-03-01T11:59:00.000Z'),
+      nextAttemptAt: new Date(
+        Math.max(jittered({ jitterMs: 3_600_000, jitterSeed: 3 }, at('2025-03-01T11:59:00.000Z'), 2).getTime(), now.getTime() + catchUp.intervalMs),
+      ),
+    },
+    { to: 'PENDING' },
     false,
   ],
   [
@@ -251,7 +294,7 @@ export const TRANSITION_CASES: TransitionCase[] = [
   [
     'a cron action without a remainder runs on forever: the next cron time in its zone',
     state({ repeat: true, cron: '0 9 * * MON-FRI', timezone: 'Europe/Berlin', executionTime: at('2027-03-26T08:00:00.000Z') }),
-    { type: 'succeeded', now: at('2027-03-26T08:00:01.000Z'), note: null },
+    { type: 'succeeded', now: at('2027-03-26T08:00:01.000Z'), note: null, catchUp },
     { status: ActionStatus.Pending, occurrence: 2, executionRemainder: null, executionTime: at('2027-03-29T07:00:00.000Z') },
     { to: 'PENDING' },
     false,
@@ -453,6 +496,18 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
+    'resume RUN_ALL runs only the latest MAX_CATCH_UP missed occurrences, the first now; the older ones are skipped',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.RunAll, pausedFrom: 1 }),
+    { type: 'resumed', now, catchUp: capped(2) },
+    { executionTime: at('2025-03-01T10:30:00.000Z'), nextAttemptAt: now, executionRemainder: 10, pausedFrom: null, revision: 5 },
+    {
+      note:
+        'resumed; missed occurrences before 2025-03-01T10:30:00.000Z skipped (RUN_ALL runs the latest 2 at most); ' +
+        'missed occurrences run one after another from 2025-03-01T10:30:00.000Z (RUN_ALL)',
+    },
+    false,
+  ],
+  [
     'resume RUN_ONCE runs one catch-up now, at the latest missed time',
     hourly({ ...late, status: ActionStatus.Pending, pausedFrom: 1 }),
     resume,
@@ -506,6 +561,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     ok(),
     { status: ActionStatus.Pending, occurrence: 3, executionRemainder: 9, executionTime: at('2025-03-01T14:59:00.000Z'), skipPending: 0, revision: 5 },
     { from: 'IN_PROGRESS', to: 'PENDING', attempt: 1 },
+    false,
+  ],
+  [
+    'a skip of 100 occurrences moves the action 100 steps on at once',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z') }),
+    skip(100),
+    { status: ActionStatus.Pending, occurrence: 1, executionRemainder: 10, executionTime: at('2025-03-05T17:00:00.000Z'), revision: 5 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0, note: 'skip of the next 100 occurrence(s) requested; next at 2025-03-05T17:00:00.000Z' },
     false,
   ],
   [
@@ -642,5 +705,60 @@ export const NOTICE_CASES: NoticeCase[] = [
     state({ ...requested, occurrence: 2 }),
     ok(),
     { type: 'action.canceled', occurrence: 2, attempt: 1, note: 'HTTP 200; canceled as requested' },
+  ],
+];
+
+/** What a change tells of the occurrences it skipped, one notice per reason: [name, state before, event, notices (reason, count, times listed, first time)]. */
+export type SkipNoticeCase = [
+  name: string,
+  before: ActionState,
+  event: LifecycleEvent,
+  notices: { reason: string; count: number; listed: number; first: string }[],
+];
+
+const tenMinutes = (overrides: Partial<ActionState>) =>
+  state({ repeat: true, frequency: Frequency.TenMins, timezone: 'UTC', dstPolicy: DEFAULT_DST_POLICY, executionRemainder: null, ...overrides });
+
+export const SKIP_NOTICE_CASES: SkipNoticeCase[] = [
+  ['a run that skips nothing', hourly(), ok(), []],
+  [
+    'a skip request of 100',
+    hourly({ status: ActionStatus.Pending, executionTime: at('2025-03-01T13:00:00.000Z') }),
+    skip(100),
+    [{ reason: 'request', count: 100, listed: 100, first: '2025-03-01T13:00:00.000Z' }],
+  ],
+  ['the run a skip request waited for', hourly({ skipPending: 3 }), ok(), [{ reason: 'request', count: 3, listed: 3, first: '2025-03-01T12:59:00.000Z' }]],
+  [
+    'SKIP after two days of ten-minute occurrences missed',
+    tenMinutes({ executionTime: at('2025-02-27T12:00:00.000Z'), misfirePolicy: MisfirePolicy.Skip }),
+    ok(),
+    [{ reason: 'misfire', count: 288, listed: 100, first: '2025-02-27T12:10:00.000Z' }],
+  ],
+  [
+    'RUN_ALL after two days of ten-minute occurrences missed, catching up on the latest 100',
+    tenMinutes({ executionTime: at('2025-02-27T12:00:00.000Z'), misfirePolicy: MisfirePolicy.RunAll }),
+    ok(),
+    [{ reason: 'misfire', count: 188, listed: 100, first: '2025-02-27T12:10:00.000Z' }],
+  ],
+  [
+    'a resume under SKIP',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.Skip, pausedFrom: 1 }),
+    resume,
+    [{ reason: 'misfire', count: 5, listed: 5, first: '2025-03-01T07:30:00.000Z' }],
+  ],
+  [
+    'a resume under RUN_ALL past its cap',
+    hourly({ ...late, status: ActionStatus.Pending, misfirePolicy: MisfirePolicy.RunAll, pausedFrom: 1 }),
+    { type: 'resumed', now, catchUp: capped(2) },
+    [{ reason: 'misfire', count: 3, listed: 3, first: '2025-03-01T07:30:00.000Z' }],
+  ],
+  [
+    'a calendar date followed by the skips asked for while it was covered',
+    dueOnHoliday({ skipPending: 2 }),
+    onCalendarDate,
+    [
+      { reason: 'request', count: 2, listed: 2, first: '2025-03-01T12:59:00.000Z' },
+      { reason: 'calendar', count: 1, listed: 1, first: '2025-03-01T11:59:00.000Z' },
+    ],
   ],
 ];

@@ -1,16 +1,21 @@
 import fc from 'fast-check';
 import { ActionStatus, Frequency, MisfirePolicy, TERMINAL_STATUSES } from '../action-vocabulary';
 import { ActionState, Transition } from './action-state';
+import { CatchUpPolicy } from './catch-up';
 import { ActionChanges, LifecycleEvent, transition } from './lifecycle';
 import { InvalidChangeError, TransitionRefusedError } from './lifecycle.errors';
 import { unlockedGuard } from './lock-window';
 import { ActionRequest, newActionState } from './new-action-state';
+import { occurrencesFrom } from '../schedule/schedule';
+import { scheduleOf } from './schedule-rules';
 import { ActionRetryPolicy, RetryOverrides, RetryPolicy, effectiveRetryPolicy } from './retry-policy';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 const LOCK_WINDOW_MS = 2 * MINUTE;
+/** A small cap, so that waits of hours make RUN_ALL leave missed occurrences out. */
+const catchUp: CatchUpPolicy = { intervalMs: MINUTE, max: 2 };
 const STATUSES = Object.values(ActionStatus);
 const isTerminal = (status: ActionStatus) => TERMINAL_STATUSES.includes(status);
 
@@ -125,7 +130,7 @@ function eventOf(s: EventStep, world: World, policy: RetryPolicy): LifecycleEven
   const now = new Date(world.now);
   switch (s.kind) {
     case 'succeeded':
-      return { type: 'succeeded', now, note: s.note };
+      return { type: 'succeeded', now, note: s.note, catchUp };
     case 'failed':
       return { type: 'failed', now, error: 'HTTP 500', permanent: s.permanent, retryPolicy: policy, random: () => 0.5 };
     case 'interrupted':
@@ -221,6 +226,22 @@ function checkTransition(event: LifecycleEvent, t: Transition, maxRetries: numbe
     expect(t.finished).toBe(false);
     expect(t.notice).toBeNull();
     return;
+  }
+  // However many occurrences one change skips, it tells of them once per reason, counting them all.
+  const total = (skips: readonly { count: number }[]) => skips.reduce((sum, skip) => sum + skip.count, 0);
+  expect(new Set(t.skipNotices.map((notice) => notice.reason)).size).toBe(t.skipNotices.length);
+  expect(total(t.skipNotices)).toBe(total(t.skipped));
+  // A RUN_ALL catch-up starts the policy's interval after the run before it at the earliest, and is one of the latest `max` missed times.
+  if (
+    event.type === 'succeeded' &&
+    after.status === ActionStatus.Pending &&
+    after.executionTime <= event.now &&
+    before.misfirePolicy === MisfirePolicy.RunAll
+  ) {
+    expect(after.nextAttemptAt.getTime()).toBeGreaterThanOrEqual(event.now.getTime() + catchUp.intervalMs);
+    const runsBy = after.endAt && after.endAt < event.now ? after.endAt : event.now;
+    const missed = occurrencesFrom(scheduleOf(after)!, after.executionTime, catchUp.max + 1, (time) => time <= runsBy);
+    expect(missed.length).toBeLessThanOrEqual(catchUp.max);
   }
   expect(t.history[0]).toMatchObject({
     from: before.status,

@@ -8,10 +8,14 @@ import {
   DELETION_CASES,
   NOTICE_CASES,
   NoticeCase,
+  SKIP_NOTICE_CASES,
+  SkipNoticeCase,
   TRANSITION_CASES,
   TransitionCase,
   at,
   cancel,
+  capped,
+  catchUp,
   fail,
   hourly,
   late,
@@ -58,6 +62,12 @@ describe('the action lifecycle', () => {
     ],
     ['RUN_ALL catching up after an outage', hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }), ok(), []],
     [
+      'RUN_ALL catching up after an outage longer than its cap',
+      hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll }),
+      ok(null, capped(1)),
+      ['misfire 08:30', 'misfire 09:30', 'misfire 10:30'],
+    ],
+    [
       'a daily 02:30 in Berlin across the night the clocks skip it, under gap: skip',
       state({
         repeat: true,
@@ -68,7 +78,7 @@ describe('the action lifecycle', () => {
         scheduleAnchor: at('2027-03-27T01:30:00.000Z'),
         dstPolicy: { gap: 'skip', overlap: 'first' },
       }),
-      { type: 'succeeded', now: at('2027-03-27T01:31:00.000Z'), note: null },
+      { type: 'succeeded', now: at('2027-03-27T01:31:00.000Z'), note: null, catchUp },
       ['dst 01:00'],
     ],
     [
@@ -98,6 +108,29 @@ describe('the action lifecycle', () => {
     expect(skipped[100]).toMatchObject({ count: 188, reason: 'misfire', time: at('2025-02-28T04:50:00.000Z') });
   });
 
+  it.each<SkipNoticeCase>(SKIP_NOTICE_CASES)('tells of what %s skips in one notice per reason, however many', (_name, before, event, expected) => {
+    const { skipped, skipNotices } = transition(before, event);
+    expect(skipNotices.map(({ reason, count, times }) => ({ reason, count, listed: times.length, first: times[0].toISOString() }))).toEqual(expected);
+    for (const notice of skipNotices) {
+      // The earliest skipped times, in order: each listed history entry stands for one of them.
+      const ofReason = skipped.filter((skip) => skip.reason === notice.reason);
+      expect(notice.times).toEqual(ofReason.slice(0, 100).map((skip) => skip.time));
+      expect(notice.note).toBe(
+        notice.count === 1
+          ? `skipped: ${notice.reason}, ${notice.times[0].toISOString()}`
+          : `skipped: ${notice.reason}, ${notice.count} occurrences from ${notice.times[0].toISOString()} on`,
+      );
+    }
+  });
+
+  it('says "at least" when an outage was too long to count every skipped occurrence', () => {
+    const longOutage = state({ repeat: true, frequency: Frequency.TenMins, timezone: 'UTC', executionRemainder: null, misfirePolicy: MisfirePolicy.Skip });
+    const { skipNotices } = transition({ ...longOutage, executionTime: at('2024-03-01T12:00:00.000Z') }, ok());
+    expect(skipNotices).toHaveLength(1);
+    expect(skipNotices[0]).toMatchObject({ reason: 'misfire', count: 10_000 });
+    expect(skipNotices[0].note).toBe('skipped: misfire, at least 10000 occurrences from 2024-03-01T12:10:00.000Z on');
+  });
+
   it.each(DELETION_CASES)('%s: the row goes, with nothing written or told', (_name, before) => {
     expect(transition(before, { type: 'deleted' })).toEqual({
       before,
@@ -106,6 +139,7 @@ describe('the action lifecycle', () => {
       finished: false,
       deleted: true,
       skipped: [],
+      skipNotices: [],
       notice: null,
     });
   });

@@ -9,7 +9,8 @@ import { storableNote } from './note';
 import { DEFAULT_DST_POLICY, DstPolicy } from '../schedule/dst-policy';
 import { jittered } from './jitter';
 import { ActionRetryPolicy, RetryPolicy } from './retry-policy';
-import { SkippedOccurrences, skipOccurrences, skippedBefore, skippedByClockChange } from './skips';
+import { SkippedOccurrences, skipNoticesOf, skipOccurrences, skippedBefore, skippedByClockChange } from './skips';
+import { CatchUpPolicy, firstCaughtUp, nextCatchUpAt } from './catch-up';
 import { assertRunnableSchedule, firstCronOccurrence, scheduleOf } from './schedule-rules';
 
 /** Fields a client may change on a PENDING action outside the lock window; `null` clears `endAt`, `retryPolicy`, `callbackUrl`, `jitterMs` and `calendar`. */
@@ -41,8 +42,8 @@ export type LifecycleEvent =
    * attempt is recorded (`interrupted`).
    */
   | { readonly type: 'claimed' }
-  /** The running attempt's fulfillment succeeded. */
-  | { readonly type: 'succeeded'; readonly now: Date; readonly note: string | null }
+  /** The running attempt's fulfillment succeeded; `catchUp` paces and caps RUN_ALL when the next time has passed. */
+  | { readonly type: 'succeeded'; readonly now: Date; readonly note: string | null; readonly catchUp: CatchUpPolicy }
   /** The running attempt's fulfillment failed; a permanent failure is not retried. */
   | {
       readonly type: 'failed';
@@ -71,7 +72,7 @@ export type LifecycleEvent =
    */
   | { readonly type: 'paused'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
   /** Its owner resumed a paused action: an occurrence whose time passed meanwhile follows the misfire policy. */
-  | { readonly type: 'resumed'; readonly now: Date }
+  | { readonly type: 'resumed'; readonly now: Date; readonly catchUp: CatchUpPolicy }
   /**
    * Its owner asked that the next `count` occurrences of a repeating action not run. Those the lock
    * window does not cover are skipped at once; an occurrence it covers runs first, and the skips
@@ -83,7 +84,7 @@ export type LifecycleEvent =
    * for the occurrence's first attempt): it does not run, and the schedule moves on as after a run,
    * without consuming an execution.
    */
-  | { readonly type: 'calendarDate'; readonly now: Date }
+  | { readonly type: 'calendarDate'; readonly now: Date; readonly catchUp: CatchUpPolicy }
   /**
    * A client deleted the action: it never runs again. A running attempt cannot be deleted (it is
    * canceled instead); storage deletes a PENDING one only outside the lock window (`unlockedGuard`).
@@ -111,10 +112,19 @@ export function transition<S extends ActionState>(state: S, event: LifecycleEven
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
   const deleted = result.deleted ?? false;
-  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, skipped: [], notice: null };
+  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, skipped: [], skipNotices: [], notice: null };
   const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
   const skipped = result.skipped ?? [];
-  return { before: state, after, history: [entry], finished: result.finished ?? false, deleted, skipped, notice: noticeOf(state, after, event, entry) };
+  return {
+    before: state,
+    after,
+    history: [entry],
+    finished: result.finished ?? false,
+    deleted,
+    skipped,
+    skipNotices: skipNoticesOf(skipped),
+    notice: noticeOf(state, after, event, entry),
+  };
 }
 
 interface Outcome {
@@ -137,7 +147,7 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
           : { changes: { status: ActionStatus.InProgress }, entry: { to: ActionStatus.InProgress, attempt: attemptNumber(state), note: null } })
       );
     case 'succeeded':
-      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, succeeded(state, event.now, event.note));
+      return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, succeeded(state, event));
     case 'failed':
       return requireStatus(state, event.type, [ActionStatus.InProgress]) ?? endsCanceledIfAsked(state, failed(state, event));
     case 'interrupted':
@@ -169,11 +179,11 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
     case 'paused':
       return refuseFinished(state, 'paused') ?? paused(state, event);
     case 'resumed':
-      return refuseFinished(state, 'resumed') ?? resumed(state, event.now);
+      return refuseFinished(state, 'resumed') ?? resumed(state, event.now, event.catchUp);
     case 'skipRequested':
       return refuseFinished(state, 'skipped') ?? skipRequested(state, event);
     case 'calendarDate':
-      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? onCalendarDate(state, event.now);
+      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? onCalendarDate(state, event.now, event.catchUp);
     case 'deleted':
       if (state.status === ActionStatus.InProgress) {
         throw new TransitionRefusedError('Action is IN_PROGRESS (running now) and cannot be deleted; cancel it instead');
@@ -214,18 +224,19 @@ function paused(state: ActionState, event: Extract<LifecycleEvent, { type: 'paus
 
 /**
  * Lets the held occurrence run: at its time, or, when that passed while the action was paused,
- * now (a one-off action, RUN_ALL), at the latest missed time (RUN_ONCE, now), or at the first
- * time after now (SKIP). A new due time bumps the revision, so the occurrence is queued again.
- * Resuming an action that is not paused changes nothing.
+ * now (a one-off action; RUN_ALL, from the earliest of the latest missed times it catches up on),
+ * at the latest missed time (RUN_ONCE, now), or at the first time after now (SKIP). A new due time
+ * bumps the revision, so the occurrence is queued again. Resuming an action that is not paused
+ * changes nothing.
  */
-function resumed(state: ActionState, now: Date): Outcome {
+function resumed(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome {
   if (state.pausedFrom === null) return { changes: {}, entry: null };
   if (!heldByPause(state)) return { changes: { pausedFrom: null }, entry: { to: state.status, attempt: 0, note: 'resumed' } };
   if (state.nextAttemptAt > now) {
     return { changes: { pausedFrom: null, ...dueAgainAt(state, state.nextAttemptAt) }, entry: { to: ActionStatus.Pending, attempt: 0, note: 'resumed' } };
   }
   const schedule = scheduleOf(state);
-  const missed = schedule ? missedOnResume(state, schedule, now) : { time: state.executionTime, dueAt: now };
+  const missed = schedule ? missedOnResume(state, schedule, now, catchUp) : { time: state.executionTime, dueAt: now };
   if (!missed.time || (state.endAt && missed.time > state.endAt)) {
     const note = storableNote(`resumed; ${missed.note ?? 'no occurrence left'}: no occurrence left before endAt`);
     return { changes: { pausedFrom: null, status: ActionStatus.Completed }, entry: { to: ActionStatus.Completed, attempt: 0, note }, finished: true };
@@ -239,14 +250,18 @@ function resumed(state: ActionState, now: Date): Outcome {
 }
 
 /** Where a repeating action whose held occurrence's time passed goes on resume, by its misfire policy. */
-function missedOnResume(state: ActionState, schedule: Schedule, now: Date): { time: Date | null; dueAt?: Date; note?: string } {
+function missedOnResume(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): { time: Date | null; dueAt?: Date; note?: string } {
   switch (state.misfirePolicy) {
-    case MisfirePolicy.RunAll:
+    case MisfirePolicy.RunAll: {
+      const first = firstCaughtUp(schedule, state.executionTime, lastCatchUpTime(state, now), catchUp.max);
       return {
-        time: state.executionTime,
+        time: first,
         dueAt: now,
-        note: `missed occurrences run one after another from ${state.executionTime.toISOString()} (RUN_ALL)`,
+        note: [olderMissedSkipped(state.executionTime, first, catchUp), `missed occurrences run one after another from ${first.toISOString()} (RUN_ALL)`]
+          .filter(Boolean)
+          .join('; '),
       };
+    }
     case MisfirePolicy.RunOnce: {
       const latest = latestOccurrenceNotAfter(schedule, state.executionTime, now);
       return { time: latest, dueAt: now, note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
@@ -263,11 +278,12 @@ function missedOnResume(state: ActionState, schedule: Schedule, now: Date): { ti
  * time. When that time has already passed (downtime, a late create), its misfire policy decides.
  * It is COMPLETED after its last execution, or when its schedule has no time left at or before endAt.
  */
-function succeeded(state: ActionState, now: Date, rawNote: string | null): Outcome {
+function succeeded(state: ActionState, event: Extract<LifecycleEvent, { type: 'succeeded' }>): Outcome {
+  const { now, note: rawNote, catchUp } = event;
   const attempt = attemptNumber(state);
   const remaining = state.executionRemainder === null ? null : state.executionRemainder - 1;
   const schedule = scheduleOf(state);
-  const next = schedule && (remaining === null || remaining >= 1) ? nextRun(state, schedule, now) : null;
+  const next = schedule && (remaining === null || remaining >= 1) ? nextRun(state, schedule, now, catchUp) : null;
   if (!next?.time || (state.endAt && next.time > state.endAt)) {
     return {
       changes: {
@@ -292,7 +308,7 @@ function succeeded(state: ActionState, now: Date, rawNote: string | null): Outco
       executionRemainder: remaining,
       executionTime: next.time,
       skipPending: 0,
-      ...dueAgainAt(state, jittered(state, next.time, state.occurrence + 1)),
+      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence + 1, next.notBefore)),
     },
     entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
     skipped: next.skipped,
@@ -304,12 +320,20 @@ interface NextTime {
   time: Date | null;
   catchUpNote?: string;
   skipped: SkippedOccurrences[];
+  /** A RUN_ALL catch-up's pace: it is not due before this. */
+  notBefore?: Date;
 }
 
 /** The occurrence after the current one that runs: skips asked for while the current one was covered come after it. */
-function nextRun(state: ActionState, schedule: Schedule, now: Date): NextTime | null {
-  const scheduled = nextScheduledTime(state, schedule, now);
+function nextRun(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): NextTime | null {
+  const scheduled = nextScheduledTime(state, schedule, now, catchUp);
   return scheduled && state.skipPending > 0 ? withRequestedSkips(scheduled, schedule, state.skipPending) : scheduled;
+}
+
+/** When the next occurrence (number `occurrence`) is due: its time plus its jitter, and never before a catch-up's pace allows. */
+function dueAtOf(state: ActionState, time: Date, occurrence: number, notBefore: Date | undefined): Date {
+  const dueAt = jittered(state, time, occurrence);
+  return notBefore && notBefore > dueAt ? notBefore : dueAt;
 }
 
 function withRequestedSkips(next: NextTime, schedule: Schedule, count: number): NextTime {
@@ -360,7 +384,7 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
  * number, consuming no execution) and the schedule moves on as after a run. A cancellation that
  * waited for this occurrence takes effect; a pause that let it run holds the next one.
  */
-function onCalendarDate(state: ActionState, now: Date): Outcome {
+function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome {
   const schedule = scheduleOf(state);
   if (!schedule || state.calendar === null) throw new TransitionRefusedError('Only a repeating action with a calendar skips the dates of its calendar');
   const skip: SkippedOccurrences = { time: state.executionTime, count: 1, reason: 'calendar' };
@@ -373,7 +397,7 @@ function onCalendarDate(state: ActionState, now: Date): Outcome {
       skipped: [skip],
     };
   }
-  const next = nextRun(state, schedule, now);
+  const next = nextRun(state, schedule, now, catchUp);
   if (!next?.time || (state.endAt && next.time > state.endAt)) {
     return {
       changes: { status: ActionStatus.Completed, skipPending: 0 },
@@ -388,7 +412,7 @@ function onCalendarDate(state: ActionState, now: Date): Outcome {
       skipPending: 0,
       // Skipped occurrences take no number: a pause that let this one run holds the next, which keeps it.
       ...(state.pausedFrom !== null && { pausedFrom: state.occurrence }),
-      ...dueAgainAt(state, jittered(state, next.time, state.occurrence)),
+      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence, next.notBefore)),
     },
     entry: {
       to: ActionStatus.Pending,
@@ -439,12 +463,25 @@ function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
 }
 
 /** The occurrence after the current one; when its time has passed, the misfire policy decides, and what it skips is listed. */
-function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): NextTime | null {
+function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): NextTime | null {
   const next = nextOccurrence(schedule, state.executionTime);
   if (!next || next > now) return next && { time: next, skipped: skippedByClockChange(schedule, state.executionTime, next) };
   switch (state.misfirePolicy) {
-    case MisfirePolicy.RunAll:
-      return { time: next, catchUpNote: `missed occurrence ${next.toISOString()} runs now (RUN_ALL)`, skipped: [] };
+    case MisfirePolicy.RunAll: {
+      const first = firstCaughtUp(schedule, next, lastCatchUpTime(state, now), catchUp.max);
+      const notBefore = nextCatchUpAt(now, catchUp);
+      return {
+        time: first,
+        catchUpNote: [
+          olderMissedSkipped(next, first, catchUp),
+          `missed occurrence ${first.toISOString()} runs next, at ${notBefore.toISOString()} at the earliest (RUN_ALL)`,
+        ]
+          .filter(Boolean)
+          .join('; '),
+        skipped: skippedBefore(schedule, next, first, 'misfire'),
+        notBefore,
+      };
+    }
     case MisfirePolicy.Skip: {
       const after = firstOccurrenceAfter(schedule, next, now);
       return (
@@ -464,6 +501,16 @@ function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date): N
       };
     }
   }
+}
+
+/** The latest missed time a catch-up may run: now, or endAt when that passed first (nothing runs after it). */
+function lastCatchUpTime(state: ActionState, now: Date): Date {
+  return state.endAt && state.endAt < now ? state.endAt : now;
+}
+
+/** The note of the missed occurrences before `first` that a RUN_ALL catch-up leaves out; null when it leaves none. */
+function olderMissedSkipped(missedFrom: Date, first: Date, catchUp: CatchUpPolicy): string | null {
+  return first > missedFrom ? `missed occurrences before ${first.toISOString()} skipped (RUN_ALL runs the latest ${catchUp.max} at most)` : null;
 }
 
 function failed(state: ActionState, event: Extract<LifecycleEvent, { type: 'failed' }>): Outcome {

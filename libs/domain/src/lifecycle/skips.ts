@@ -61,9 +61,35 @@ export function skipOccurrences(schedule: Schedule, from: Date, count: number, r
 
 /** The history note of skipped occurrences: the reason and the scheduled time. */
 export function skipNote(skip: SkippedOccurrences): string {
-  if (skip.count === 1) return `skipped: ${skip.reason}, ${skip.time.toISOString()}`;
-  const atLeast = skip.count + MAX_LISTED_SKIPS >= MAX_COUNTED_SKIPS ? 'at least ' : '';
-  return `skipped: ${skip.reason}, ${atLeast}${skip.count} occurrences from ${skip.time.toISOString()} on`;
+  // Only the rest of a long outage shares one entry, after MAX_LISTED_SKIPS listed ones.
+  return occurrencesNote(skip, skip.count + MAX_LISTED_SKIPS >= MAX_COUNTED_SKIPS);
+}
+
+function occurrencesNote({ reason, time, count }: SkippedOccurrences, atLeast: boolean): string {
+  if (count === 1) return `skipped: ${reason}, ${time.toISOString()}`;
+  return `skipped: ${reason}, ${atLeast ? 'at least ' : ''}${count} occurrences from ${time.toISOString()} on`;
+}
+
+/** What a client is told of the occurrences one change skipped for one reason: the earliest MAX_LISTED_SKIPS times, and how many in all. */
+export interface SkipNotice {
+  readonly reason: SkipReason;
+  readonly times: readonly Date[];
+  readonly count: number;
+  readonly note: string;
+}
+
+/**
+ * One notice per reason a change skipped occurrences for, however many it skipped (a skip request
+ * of 100, an outage of days): one change never fans out into more events than there are reasons.
+ */
+export function skipNoticesOf(skipped: readonly SkippedOccurrences[]): SkipNotice[] {
+  return SKIP_REASONS.flatMap((reason) => {
+    const skips = skipped.filter((skip) => skip.reason === reason);
+    if (skips.length === 0) return [];
+    const count = skips.reduce((sum, skip) => sum + skip.count, 0);
+    const times = skips.slice(0, MAX_LISTED_SKIPS).map((skip) => skip.time);
+    return [{ reason, times, count, note: occurrencesNote({ reason, time: times[0], count }, count >= MAX_COUNTED_SKIPS) }];
+  });
 }
 
 /**
