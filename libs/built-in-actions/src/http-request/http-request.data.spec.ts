@@ -63,7 +63,20 @@ describe('HTTP_REQUEST data', () => {
       'data.headers: headers["Webhook-Signature"] is set by Punctual on every call',
     ],
     [{ url: 'https://example.com', headers: { 'content-length': '0' } }, 'data.headers: headers["content-length"] is set by Punctual on every call'],
-    ...['Host', 'host', 'Forwarded', 'X-Forwarded-For', 'x-forwarded-host', 'X-FORWARDED-PROTO'].map((name): [object, string] => [
+    ...[
+      'Host',
+      'host',
+      'Forwarded',
+      'X-Forwarded-For',
+      'x-forwarded-host',
+      'X-FORWARDED-PROTO',
+      'X-Real-IP',
+      'true-client-ip',
+      'X-CLIENT-IP',
+      'X-Original-URL',
+      'x-rewrite-url',
+      'X-HTTP-Method-Override',
+    ].map((name): [object, string] => [
       { url: 'https://example.com', headers: { 'X-Fine': 'yes', [name]: 'admin.internal.example' } },
       `data.headers: headers["${name}"] may not be set`,
     ]),
