@@ -157,19 +157,16 @@ describe('Outbound destinations checked when an HTTP_REQUEST is stored', () => {
       'X-Original-URL',
       'x-rewrite-url',
       'X-HTTP-Method-Override',
-    ])(
-      '%s at create, in a batch, in a preview and by PATCH',
-      async (name) => {
-        const headers = { 'X-Fine': 'yes', [name]: 'admin.internal.example' };
-        await expectRefused(() => strict.client.post('/actions', to('https://example.com/hook', { headers })), named(name));
-        const items = [to('https://example.com/a'), to('https://example.com/b', { headers })];
-        await expectRefused(() => strict.client.post('/actions/batch', { items }), new RegExp(`items\\.1\\.${named(name).source}`));
-        await expectRefused(() => strict.client.post('/actions/preview', to('https://example.com/hook', { headers })), named(name));
-        const action = await created();
-        await expectRefused(() => strict.client.patch(`/actions/${action.id}`, { data: { url: 'https://example.com/hook', headers } }), named(name));
-        expect((await strict.client.get(`/actions/${action.id}`)).body).toEqual(action);
-      },
-    );
+    ])('%s at create, in a batch, in a preview and by PATCH', async (name) => {
+      const headers = { 'X-Fine': 'yes', [name]: 'admin.internal.example' };
+      await expectRefused(() => strict.client.post('/actions', to('https://example.com/hook', { headers })), named(name));
+      const items = [to('https://example.com/a'), to('https://example.com/b', { headers })];
+      await expectRefused(() => strict.client.post('/actions/batch', { items }), new RegExp(`items\\.1\\.${named(name).source}`));
+      await expectRefused(() => strict.client.post('/actions/preview', to('https://example.com/hook', { headers })), named(name));
+      const action = await created();
+      await expectRefused(() => strict.client.patch(`/actions/${action.id}`, { data: { url: 'https://example.com/hook', headers } }), named(name));
+      expect((await strict.client.get(`/actions/${action.id}`)).body).toEqual(action);
+    });
   });
 
   it('leaves host names to the check made when the call is sent', async () => {
