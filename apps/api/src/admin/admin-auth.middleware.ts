@@ -38,8 +38,8 @@ function printable(scope: string): string {
  * - Each request with credentials asks Redis once, after its password is compared: a wrong one
  *   is counted only while the limit has room (atomically, so a burst sent all at once gets no
  *   more answers than guesses one after another: the rest are 429), and a right one passes only
- *   while no failure is left to count. A right password in a burst is thus answered only when it
- *   came among the first `ADMIN_LOGIN_MAX_FAILURES` guesses, and is never counted as a failure.
+ *   while the limit is not reached. A right password in a burst is thus answered only when Redis
+ *   saw it among the first `ADMIN_LOGIN_MAX_FAILURES` guesses, and is never counted as a failure.
  *
  * One instance per module that applies it (`consumer.apply(AdminAuthMiddleware)`); they share
  * the counts through `AdminLoginLimiter`. Bull Board takes `handler()`.
@@ -87,7 +87,8 @@ export class AdminAuthMiddleware implements NestMiddleware {
         const right = userMatches && passwordMatches;
         const refusal = right ? this.limiter.blockedFor(scopes) : this.failed(address, user, scopes, res);
         // A refused login is answered here, 429, and never reaches express-basic-auth's 401 or the route.
-        void refusal.then((refusedForMs) => (refusedForMs === null ? done(null, right) : this.refuse(res, refusedForMs)));
+        // Should logging a failure throw, the login is still answered (401) rather than left hanging.
+        void refusal.catch(() => null).then((refusedForMs) => (refusedForMs === null ? done(null, right) : this.refuse(res, refusedForMs)));
       },
     });
   }
