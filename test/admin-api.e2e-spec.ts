@@ -48,8 +48,63 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
       body: JSON.stringify({ id: 'from-a-form' }),
     });
     expect(form.status).toBe(415);
+    expect((await form.json()).message).toMatch(/send Content-Type: application\/json, or no body at all/);
     expect((await admin('GET', '/tenants/from-a-form')).status).toBe(404);
     expect((await admin('GET', '/tenants/nobody')).status).toBe(404);
+  });
+
+  it('takes a POST that needs no body without one, and answers a new key so that no cache keeps it', async () => {
+    const tenant = `bodyless-${run}`;
+    expect((await admin('POST', '/tenants', { id: tenant })).status).toBe(201);
+    // No body, no Content-Type: what `curl -X POST` sends.
+    const made = await fetch(`${api.client.baseUrl}/admin/api/tenants/${tenant}/keys`, { method: 'POST', headers: basicAuth() });
+    expect(made.status).toBe(201);
+    expect(made.headers.get('cache-control')).toBe('no-store');
+    expect(await made.json()).toEqual({ keyId: expect.stringMatching(/^key_/), secret: expect.any(String), createdAt: expect.any(String) });
+    const withEmptyJson = await admin('POST', `/tenants/${tenant}/keys`, {});
+    expect(withEmptyJson.status).toBe(201);
+    expect((await admin('GET', `/tenants/${tenant}`)).body.keys).toHaveLength(2);
+
+    // A POST that needs a body still says what is missing.
+    const bodyless = await fetch(`${api.client.baseUrl}/admin/api/tenants`, { method: 'POST', headers: basicAuth() });
+    expect(bodyless.status).toBe(400);
+    expect((await bodyless.json()).message).toEqual(expect.arrayContaining([expect.stringMatching(/^id must be/)]));
+  });
+
+  it.each([
+    ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }, /another site sent it \(Sec-Fetch-Site: cross-site\)/],
+    ['Sec-Fetch-Site: same-site', { 'sec-fetch-site': 'same-site' }, /another site sent it \(Sec-Fetch-Site: same-site\)/],
+    ['an Origin of another site', { origin: 'https://evil.example' }, /sent from another site/],
+    ['an Origin of another port', { origin: 'http://127.0.0.1:1' }, /sent from another site/],
+    ['an opaque Origin', { origin: 'null' }, /whose origin the browser hides \(Origin: null\)/],
+    ['a Referer of another site', { referer: 'https://evil.example/page' }, /sent from another site/],
+  ])('refuses a request the browser marks as cross-site (%s) with 403, changing nothing', async (_what, marker, reason) => {
+    const tenant = `cross-${run}`;
+    if ((await admin('GET', `/tenants/${tenant}`)).status === 404) expect((await admin('POST', '/tenants', { id: tenant })).status).toBe(201);
+    const key = (await admin('POST', `/tenants/${tenant}/keys`)).body;
+    const before = (await admin('GET', '/tenants')).body;
+
+    const forged = { ...basicAuth(), ...marker };
+    for (const [method, path, body] of [
+      ['POST', '/tenants', { id: `forged-${run}` }],
+      ['POST', `/tenants/${tenant}/keys`, undefined],
+      ['PATCH', `/tenants/${tenant}`, { limits: { createRate: 1 } }],
+      ['DELETE', `/tenants/${tenant}/keys/${key.keyId}`, undefined],
+      ['GET', '/tenants', undefined],
+    ] as const) {
+      const answer = await admin(method, path, body, forged);
+      expect({ method, path, status: answer.status }).toEqual({ method, path, status: 403 });
+      expect(answer.body).toEqual({ statusCode: 403, error: 'Forbidden', message: expect.stringMatching(reason) });
+      expect(answer.body.message).toMatch(/^This request was refused because .*Call it from a script, or use the console at \/admin\.$/);
+    }
+    expect((await admin('GET', '/tenants')).body).toEqual(before);
+  });
+
+  it("lets this service's own pages and the browser's own navigation through", async () => {
+    const own = { ...basicAuth(), origin: api.client.baseUrl, 'sec-fetch-site': 'same-origin' };
+    expect((await admin('GET', '/tenants', undefined, own)).status).toBe(200);
+    expect((await admin('GET', '/tenants', undefined, { ...basicAuth(), 'sec-fetch-site': 'none' })).status).toBe(200);
+    expect((await admin('GET', '/tenants', undefined, { ...basicAuth(), referer: `${api.client.baseUrl}/admin/tenants` })).status).toBe(200);
   });
 
   it('creates tenants with their limits, refuses a bad or taken id, and lists the tenants of API_KEYS with their key ids', async () => {

@@ -15,10 +15,15 @@ const ADMIN = { user: 'admin', password: 'admin-password' };
 const WRONG_PASSWORD = 'wrong-pass-7c1e94';
 const basic = (password: string, user = ADMIN.user) => `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 
-/** Client addresses no other spec or earlier run uses: the counts outlive a run in the test Redis by up to 5 minutes. */
-const run = randomBytes(2).toString('hex');
+/**
+ * Client addresses no other spec or earlier run uses: the counts outlive a run in the test Redis by
+ * up to 5 minutes. Each IPv6 address is in a /64 of its own, since a /64 shares one limit.
+ */
+const run = randomBytes(2).readUInt16BE().toString(16);
 let addresses = 0;
-const newAddress = () => `2001:db8:${run}::${(++addresses).toString(16)}`;
+const newNetwork = () => `2001:db8:${run}:${(++addresses).toString(16)}`;
+const newAddress = () => `${newNetwork()}::1`;
+const newIPv4 = () => `198.18.${randomBytes(1)[0]}.${1 + (randomBytes(1)[0] % 254)}`;
 
 /** What one request to `path` answered, sent as if from `address` through a trusted proxy (`TRUST_PROXY=loopback`). */
 async function request(baseUrl: string, path: string, address: string | null, password?: string, user?: string) {
@@ -120,6 +125,30 @@ describe('Failed admin logins', () => {
     expect((await request(sibling.client.baseUrl, '/admin', address, ADMIN.password)).status).toBe(429);
   });
 
+  it('counts the addresses of one IPv6 /64 together, and each address on its own too', async () => {
+    const network = newNetwork();
+    for (let i = 0; i < 5; i += 1) await fail(base, '/admin', `${network}::a`);
+    // Another spelling of an address of the same /64.
+    for (let i = 0; i < 5; i += 1) await fail(sibling.client.baseUrl, '/admin', `${network.toUpperCase()}:0:0:ffff:b`);
+    for (const address of [`${network}::a`, `${network}::c`, `${network}:1234:5678:9abc:def0`]) {
+      expect({ address, status: (await request(base, '/admin', address, ADMIN.password)).status }).toEqual({ address, status: 429 });
+    }
+    // The next /64 is another client.
+    expect((await request(base, '/admin', `${newNetwork()}::a`, ADMIN.password)).status).toBe(200);
+  });
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address', async () => {
+    const ipv4 = newIPv4();
+    const [a, b, c, d] = ipv4.split('.').map(Number);
+    const hexMapped = `::ffff:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    for (let i = 0; i < 4; i += 1) await fail(base, '/admin', ipv4);
+    for (let i = 0; i < 3; i += 1) await fail(base, '/admin', `::ffff:${ipv4}`);
+    for (let i = 0; i < 3; i += 1) await fail(base, '/admin', hexMapped);
+    for (const address of [ipv4, `::ffff:${ipv4}`, hexMapped]) {
+      expect({ address, status: (await request(base, '/admin', address, ADMIN.password)).status }).toEqual({ address, status: 429 });
+    }
+  });
+
   it('lets the address in again when the block ends, and counts afresh', async () => {
     const short = await startApiApp(undefined, { ...env, ADMIN_LOGIN_MAX_FAILURES: '3', ADMIN_LOGIN_BLOCK_MS: '2000' });
     try {
@@ -154,8 +183,53 @@ interface LogLine {
   [field: string]: unknown;
 }
 
+/** The AdminLogin lines a process started with `LOG_FORMAT=json` logged. */
+const loginLines = (process: AppProcess) =>
+  process
+    .logs()
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => line.context === 'AdminLogin');
+
+describe('Failed admin logins sent all at once', () => {
+  let api: AppProcess;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    // A process of its own, so the burst really arrives at once: this one's event loop only sends it.
+    const port = await freePort();
+    api = await new AppProcess('api', { LOG_FORMAT: 'json', PORT: port, TRUST_PROXY: 'loopback' }).ready(API_READY, 60_000);
+    baseUrl = `http://127.0.0.1:${port}`;
+  }, 90_000);
+  afterAll(async () => {
+    api?.kill('SIGTERM');
+    await api?.exited;
+  });
+
+  it('checks and logs no more than 10 of 500 wrong logins sent at once; the others are refused unchecked, and the address is blocked', async () => {
+    const address = newIPv4();
+    const answers = await Promise.all(Array.from({ length: 500 }, () => request(baseUrl, '/admin', address, WRONG_PASSWORD)));
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(490);
+    expect((await request(baseUrl, '/admin', address, ADMIN.password)).status).toBe(429);
+
+    const lines = loginLines(api).filter((line) => line.clientAddress === address);
+    expect(lines.map(({ msg, failures }) => ({ msg, failures }))).toEqual([
+      ...Array.from({ length: 10 }, (_, i) => ({ msg: 'admin login failed', failures: i + 1 })),
+      { msg: 'admin logins blocked', failures: 10 },
+    ]);
+    // An IPv4 client is counted by its address alone.
+    expect(lines[10].blocked).toBe(address);
+    expect(lines.some((line) => 'network' in line)).toBe(false);
+  });
+});
+
 describe('Failed admin login logs', () => {
   const address = newAddress();
+  // The text process shares the Redis count with the json one, so it gets an address (and /64) of its own.
+  const textAddress = newAddress();
   const user = 'mallory';
   let json: AppProcess;
   let text: AppProcess;
@@ -170,10 +244,9 @@ describe('Failed admin login logs', () => {
     });
     const [jsonEnv, textEnv] = await Promise.all([env('json'), env('text')]);
     [json, text] = await Promise.all([new AppProcess('api', jsonEnv).ready(API_READY), new AppProcess('api', textEnv).ready(API_READY)]);
-    // The text process shares the Redis count with the json one, so it gets an address of its own.
     for (const [process, port, from] of [
       [json, jsonEnv.PORT, address],
-      [text, textEnv.PORT, `${address}0`],
+      [text, textEnv.PORT, textAddress],
     ] as const) {
       const baseUrl = `http://127.0.0.1:${port}`;
       expect((await request(baseUrl, '/admin', from)).status).toBe(401);
@@ -185,19 +258,22 @@ describe('Failed admin login logs', () => {
     }
   }, 60_000);
 
-  it('logs each failed login at warn with the address, the user tried and the count, and the block once', () => {
-    const lines = json
-      .logs()
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line) as LogLine)
-      .filter((line) => line.context === 'AdminLogin');
+  it('logs each failed login at warn with the address, its /64, the user tried and the counts, and the block once', () => {
+    const lines = loginLines(json);
     expect(lines.map(({ level, msg, clientAddress, user: tried, failures }) => ({ level, msg, clientAddress, user: tried, failures }))).toEqual([
       { level: 'warn', msg: 'admin login failed', clientAddress: address, user, failures: 1 },
       { level: 'warn', msg: 'admin login failed', clientAddress: address, user, failures: 2 },
       { level: 'warn', msg: 'admin login failed', clientAddress: address, user, failures: 3 },
       { level: 'warn', msg: 'admin logins blocked', clientAddress: address, user, failures: 3 },
     ]);
+    const network = `${address.slice(0, -'::1'.length)}::/64`;
+    expect(lines.map((line) => [line.network, line.networkFailures])).toEqual([
+      [network, 1],
+      [network, 2],
+      [network, 3],
+      [network, 3],
+    ]);
+    expect(lines[3].blocked).toBe(`${address},${network}`);
     expect(lines[3].blockSeconds).toBe(300);
     expect(lines.every((line) => typeof line.requestId === 'string')).toBe(true);
   });
@@ -208,8 +284,11 @@ describe('Failed admin login logs', () => {
       .split('\n')
       .filter((line) => line.includes('AdminLogin'));
     expect(lines).toHaveLength(4);
-    expect(lines[0]).toMatch(new RegExp(`WARN .*Failed admin login from ${address}0 as user "mallory" \\(failure 1 of 3 allowed within 300 s\\)`));
-    expect(lines[3]).toMatch(new RegExp(`WARN .*Admin logins from ${address}0 are refused for 300 s after 3 failures`));
+    const network = `${textAddress.slice(0, -'::1'.length)}::/64`;
+    expect(lines[0]).toMatch(
+      new RegExp(`WARN .*Failed admin login from ${textAddress} as user "mallory" \\(failure 1 of 3 allowed within 300 s; 1 from ${network}\\)`),
+    );
+    expect(lines[3]).toMatch(new RegExp(`WARN .*Admin logins from ${textAddress} and ${network} are refused for 300 s after 3 failures`));
   });
 
   it('never logs the password tried or the Authorization header', () => {

@@ -68,6 +68,10 @@ describe('Operator console security', () => {
       ['no token', {}, { cookie: session.cookie, origin }],
       ['a token of another session', { _csrf: other.token }, { cookie: session.cookie, origin }],
       ['no session cookie', { _csrf: session.token }, { origin }],
+      // What the browser says wins over headers that look right (the admin API's rule too).
+      ['Sec-Fetch-Site: cross-site', { _csrf: session.token }, { cookie: session.cookie, origin, 'sec-fetch-site': 'cross-site' }],
+      ['Sec-Fetch-Site: same-site', { _csrf: session.token }, { cookie: session.cookie, origin, 'sec-fetch-site': 'same-site' }],
+      ['an opaque origin', { _csrf: session.token }, { cookie: session.cookie, origin: 'null' }],
     ];
     for (const [what, fields, headers] of attempts) {
       const response = await postForm(`/admin/actions/${id}/delete`, fields, headers);
@@ -86,7 +90,11 @@ describe('Operator console security', () => {
     expect(viaReferer.status).toBe(303);
     expect((await api.client.get(`/actions/${id}`)).status).toBe(404);
     const second = await create();
-    const viaHeader = await postForm(`/admin/actions/${second}/delete`, {}, { cookie: session.cookie, origin, 'x-csrf-token': session.token });
+    const viaHeader = await postForm(
+      `/admin/actions/${second}/delete`,
+      {},
+      { cookie: session.cookie, origin, 'x-csrf-token': session.token, 'sec-fetch-site': 'same-origin' },
+    );
     expect(viaHeader.status).toBe(303);
   });
 

@@ -377,6 +377,8 @@ describe('Operator console tenants (in Chromium)', () => {
       .getByRole('button', { name: `Make a key for ${id}` })
       .click();
     expect((await made).status()).toBe(201);
+    // The page holds the secret: no cache along the way may keep it.
+    expect((await made).headers()['cache-control']).toBe('no-store');
     const box = page.locator('[data-new-key]');
     await expect(box.textContent()).resolves.toContain('shown only now');
     const keyId = (await box.locator('[data-key-id]').textContent())!;

@@ -60,6 +60,8 @@ describe('Lifecycle webhooks', () => {
     it('shows the secret once, lists and reads without it, and deletes', async () => {
       const created = await api.client.post('/webhooks', { url: receiver.url(), events: ['action.failed'], description: 'alerts' });
       expect(created.status).toBe(201);
+      // The answer holds the secret: no cache along the way may keep it.
+      expect(created.headers.get('cache-control')).toBe('no-store');
       expect(created.body).toEqual({
         id: expect.any(String),
         url: receiver.url(),

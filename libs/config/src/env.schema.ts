@@ -9,7 +9,7 @@ const positiveInt = z.coerce.number().int().positive();
 const nonNegativeInt = z.coerce.number().int().nonnegative();
 
 /**
- * Failed admin logins (console, Bull Board, admin API) one client address may make within
+ * Failed admin logins (console, Bull Board, admin API) one client address (and one IPv6 /64) may make within
  * `DEFAULT_ADMIN_LOGIN_BLOCK_MS` before all of `/admin` answers it 429 for as long again.
  */
 export const DEFAULT_ADMIN_LOGIN_MAX_FAILURES = 10;

@@ -41,8 +41,8 @@ export abstract class PunctualConfig {
     readonly user: string;
     readonly password: string;
     /**
-     * After `maxFailures` failed logins from one client address within `blockMs`, every `/admin`
-     * request from it answers 429 for `blockMs`; the counts live in Redis, shared by API processes.
+     * After `maxFailures` failed logins from one client address (or IPv6 /64) within `blockMs`, every
+     * `/admin` request from it answers 429 for `blockMs`; the counts live in Redis, shared by API processes.
      */
     readonly login: { readonly maxFailures: number; readonly blockMs: number };
   };

@@ -1,4 +1,5 @@
 export * from './egress/egress-policy';
+export { ipv6Words } from './egress/ip-address';
 export * from './client/host-resolver';
 export * from './client/outbound.errors';
 export * from './client/outbound-client';

@@ -4,13 +4,15 @@ import { AdminAuthMiddleware } from '../admin/admin-auth.middleware';
 import { AdminAuthModule } from '../admin/admin-auth.module';
 import { adminHeaders } from '../admin/admin-headers';
 import { jsonBodiesOnly } from './json-bodies-only';
+import { refuseCrossSite } from './refuse-cross-site';
 import { TenantsAdminController } from './tenants-admin.controller';
 import { TenantsAdminService } from './tenants-admin.service';
 
 /**
- * The admin JSON API, behind the admin login like the console. Its changes take JSON bodies only:
- * a page on another site can make a browser send a form with the admin's cached login, but not a
- * JSON body without asking first (CORS), which Punctual never allows.
+ * The admin JSON API, behind the admin login like the console. A page on another site can make a
+ * browser send a request with the admin's cached login, so what a browser marks as cross-site is
+ * refused, and changes take JSON bodies only (or none): a browser sends a JSON body across sites
+ * only after asking first (CORS), which Punctual never allows.
  */
 @Module({
   imports: [SignatureModule, AdminAuthModule],
@@ -20,6 +22,6 @@ import { TenantsAdminService } from './tenants-admin.service';
 })
 export class AdminApiModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(AdminAuthMiddleware, adminHeaders, jsonBodiesOnly).forRoutes(TenantsAdminController);
+    consumer.apply(AdminAuthMiddleware, adminHeaders, refuseCrossSite, jsonBodiesOnly).forRoutes(TenantsAdminController);
   }
 }

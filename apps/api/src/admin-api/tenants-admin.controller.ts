@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, UseFilters } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, Patch, Post, UseFilters } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
@@ -35,8 +35,10 @@ export class TenantsAdminController {
     return this.tenants.update(id, dto);
   }
 
+  /** Needs no body. Its answer holds the secret, so no cache along the way may keep it. */
   @Post(':id/keys')
   @HttpCode(201)
+  @Header('Cache-Control', 'no-store')
   createKey(@Param('id') id: string): Promise<CreatedKey> {
     return this.tenants.createKey(id);
   }

@@ -1,20 +1,55 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 
-/** What counting one failed login did. */
-export interface CountedFailure {
-  /** Failures of this address in the current window, this one included. */
+/** The longest block still to run among KEYS, in ms (0 when none is blocked), for ARGV[1] failures allowed. */
+const LONGEST_BLOCK = `local allowed = tonumber(ARGV[1])
+local longest = 0
+for _, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= allowed then longest = math.max(longest, redis.call('PTTL', key), 1) end
+end`;
+
+/** KEYS: the counters of one login's scopes. ARGV: failures allowed. */
+const BLOCKED = `${LONGEST_BLOCK}
+return longest`;
+
+/**
+ * KEYS: the counters of one login's scopes. ARGV: failures allowed, the window and block in ms.
+ * When a scope has no failure left, counts nothing and returns {-1, the longest block in ms}.
+ * Else counts one failure in every scope and returns, per scope, its failures and 1 when this one
+ * started its block. One script, so failures sent at once are counted one after another.
+ */
+const COUNT_FAILURE = `${LONGEST_BLOCK}
+if longest > 0 then return {-1, longest} end
+local counted = {}
+for _, key in ipairs(KEYS) do
+  local failures = redis.call('INCR', key)
+  if failures == 1 or failures == allowed then redis.call('PEXPIRE', key, ARGV[2]) end
+  table.insert(counted, failures)
+  table.insert(counted, failures == allowed and 1 or 0)
+end
+return counted`;
+
+/** One scope's count after a failed login. */
+export interface ScopeCount {
+  /** The address, or for IPv6 also its `…::/64`. */
+  readonly scope: string;
+  /** Failures of this scope in its current window, this one included. */
   readonly failures: number;
-  /** This failure was the one that reached the limit: the address is refused from now on. */
+  /** This failure was the one that reached the limit: the scope is refused from now on. */
   readonly blockStarted: boolean;
 }
 
+/** What a failed login did: counted in every scope, or refused because a scope had no failure left. */
+export type CountedFailure = { readonly refusedForMs: number } | { readonly refusedForMs: null; readonly scopes: readonly ScopeCount[] };
+
 /**
- * Counts failed admin logins per client address in Redis, so every API process sees the same
- * counts: `maxFailures` within `blockMs` (a fixed window from the first failure) block the address
- * for `blockMs`. Keys live under `QUEUE_PREFIX`, with a hash tag so a Redis Cluster keeps them in
- * one slot.
+ * Counts failed admin logins per scope (a client address, and an IPv6 client's /64) in Redis, so
+ * every API process sees the same counts: `maxFailures` within `blockMs` (a fixed window from the
+ * first failure) block the scope for `blockMs` from the last of them. A failure is counted only
+ * while every scope of the login has one left, atomically, so however many wrong logins arrive at
+ * once, no more than `maxFailures` are answered as wrong: the rest are refused like a blocked
+ * address. Keys live under `QUEUE_PREFIX`, with a hash tag so a Redis Cluster keeps them, and so
+ * every scope of one login, in one slot.
  *
  * When Redis cannot be reached, logins are neither counted nor refused (the password is still
  * checked): locking every operator out because Redis is down would be worse than the brute force
@@ -24,15 +59,18 @@ export interface CountedFailure {
 export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AdminLogin');
   private readonly redis: RedisClient;
-  private readonly limiter: RateLimiterRedis;
+  private readonly keyPrefix: string;
   readonly maxFailures: number;
   readonly blockSeconds: number;
+  private readonly blockMs: number;
   private unreachable = false;
   private closed = false;
 
   constructor(config: PunctualConfig) {
     this.maxFailures = config.admin.login.maxFailures;
-    this.blockSeconds = Math.ceil(config.admin.login.blockMs / 1000);
+    this.blockMs = config.admin.login.blockMs;
+    this.blockSeconds = Math.ceil(this.blockMs / 1000);
+    this.keyPrefix = `${config.redis.queuePrefix}:{admin-login}:`;
     this.redis = redisConnection(config.redis, {
       lazyConnect: true,
       // A command while Redis is away fails at once rather than holding an operator's request.
@@ -42,15 +80,6 @@ export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
       commandTimeout: 1000,
     });
     this.redis.on('error', () => undefined); // reported once per outage below, not as unhandled events
-    this.limiter = new RateLimiterRedis({
-      storeClient: this.redis,
-      rejectIfRedisNotReady: true,
-      keyPrefix: `${config.redis.queuePrefix}:{admin-login}`,
-      // The consume that goes past `points` is refused and blocks the key: the `maxFailures`-th failure.
-      points: this.maxFailures - 1,
-      duration: this.blockSeconds,
-      blockDuration: this.blockSeconds,
-    });
   }
 
   async onModuleInit(): Promise<void> {
@@ -66,30 +95,29 @@ export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
     this.redis.disconnect();
   }
 
-  /** Milliseconds until the address may log in again, or null when it is not blocked (or Redis cannot say). */
-  async blockedFor(address: string): Promise<number | null> {
-    try {
-      const state = await this.limiter.get(address);
-      this.reportReachable();
-      return state && state.consumedPoints >= this.maxFailures ? Math.max(state.msBeforeNext, 1) : null;
-    } catch (error) {
-      this.reportUnreachable(error);
-      return null;
-    }
+  /** Milliseconds until a login with these scopes may be tried again, or null when none is blocked (or Redis cannot say). */
+  async blockedFor(scopes: readonly string[]): Promise<number | null> {
+    const blocked = await this.run<number>(BLOCKED, scopes, [this.maxFailures]);
+    return blocked ? blocked : null;
   }
 
-  /** Counts one failed login of the address; null when Redis could not count it. */
-  async countFailure(address: string): Promise<CountedFailure | null> {
+  /** Counts one failed login in each of its scopes, unless one has no failure left; null when Redis could not count it. */
+  async countFailure(scopes: readonly string[]): Promise<CountedFailure | null> {
+    const counted = await this.run<number[]>(COUNT_FAILURE, scopes, [this.maxFailures, this.blockMs]);
+    if (!counted) return null;
+    if (counted[0] === -1) return { refusedForMs: counted[1] };
+    return {
+      refusedForMs: null,
+      scopes: scopes.map((scope, index) => ({ scope, failures: counted[2 * index], blockStarted: counted[2 * index + 1] === 1 })),
+    };
+  }
+
+  private async run<T>(script: string, scopes: readonly string[], args: number[]): Promise<T | null> {
     try {
-      const state = await this.limiter.consume(address);
+      const answer = (await this.redis.eval(script, scopes.length, ...scopes.map((scope) => this.keyPrefix + scope), ...args)) as T;
       this.reportReachable();
-      return { failures: state.consumedPoints, blockStarted: false };
+      return answer;
     } catch (error) {
-      if (error instanceof RateLimiterRes) {
-        this.reportReachable();
-        // Only the consume that crossed the limit blocks; one racing it from another process sees a higher count.
-        return { failures: error.consumedPoints, blockStarted: error.consumedPoints === this.maxFailures };
-      }
       this.reportUnreachable(error);
       return null;
     }

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Header, HttpCode, Param, ParseUUIDPipe, Post, Query } from '@nestjs/common';
 import {
   ApiAcceptedResponse,
   ApiBadRequestResponse,
@@ -28,7 +28,9 @@ const ID = uuidParam('id');
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
+  /** Its answer holds the secret, so no cache along the way may keep it. */
   @Post()
+  @Header('Cache-Control', 'no-store')
   @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
   @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
   @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set' })

@@ -1,7 +1,7 @@
 import { parseAllowedHosts } from '@app/config';
 import { EgressPolicy } from '@app/outbound';
 import { ActionTypeRegistry } from '@app/action-types';
-import { dataProblems } from '@app/testing';
+import { IMPERSONATING_HEADERS, dataProblems } from '@app/testing';
 import { HTTP_REQUEST } from './http-request.type';
 
 describe('HTTP_REQUEST data', () => {
@@ -63,7 +63,7 @@ describe('HTTP_REQUEST data', () => {
       'data.headers: headers["Webhook-Signature"] is set by Punctual on every call',
     ],
     [{ url: 'https://example.com', headers: { 'content-length': '0' } }, 'data.headers: headers["content-length"] is set by Punctual on every call'],
-    ...['Host', 'host', 'Forwarded', 'X-Forwarded-For', 'x-forwarded-host', 'X-FORWARDED-PROTO'].map((name): [object, string] => [
+    ...IMPERSONATING_HEADERS.map((name): [object, string] => [
       { url: 'https://example.com', headers: { 'X-Fine': 'yes', [name]: 'admin.internal.example' } },
       `data.headers: headers["${name}"] may not be set`,
     ]),

@@ -5,15 +5,18 @@ import { ValidateBy } from 'class-validator';
 const HEADERS_SET_BY_PUNCTUAL = ['idempotency-key', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-length', 'transfer-encoding'];
 
 /**
- * Why an action may not set this header itself, or null. Besides Punctual's own headers, `Host`,
- * `Forwarded` and `X-Forwarded-*` would let a call pose as another site or as a proxy's client to
- * a receiver (or a proxy in front of it) that trusts them.
+ * Headers that proxies and frameworks read as the client's address, the path asked for or the
+ * method meant, besides `Forwarded` and `X-Forwarded-*`: a receiver that trusts them would take a
+ * call for another client's, or for another route or method than the URL and method say.
  */
+const PROXY_HEADERS = ['host', 'forwarded', 'x-real-ip', 'true-client-ip', 'x-client-ip', 'x-original-url', 'x-rewrite-url', 'x-http-method-override'];
+
+/** Why an action may not set this header itself, or null; names are compared in any letter case. */
 export function reservedHeaderReason(name: string): string | null {
   const lower = name.toLowerCase();
   if (HEADERS_SET_BY_PUNCTUAL.includes(lower)) return 'is set by Punctual on every call';
-  if (lower === 'host' || lower === 'forwarded' || lower.startsWith('x-forwarded-')) {
-    return 'may not be set: a call cannot name another host or claim to come through a proxy';
+  if (PROXY_HEADERS.includes(lower) || lower.startsWith('x-forwarded-')) {
+    return 'may not be set: a call cannot name another host, client address, path or method, or claim to come through a proxy';
   }
   return null;
 }

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, Logger } from '@nestjs/common';
 import { Request, Response } from 'express';
 import { ErrorCode, PunctualDomainError } from '@app/domain';
+import { claimedOrigin, crossSiteReason } from '../../admin/cross-site';
 import { CSRF_FIELD } from '../views/fragments';
 import { ConsoleLocals } from './console-session.middleware';
 import { CsrfTokens } from './csrf-tokens';
@@ -15,25 +16,12 @@ export class CsrfRefusedError extends PunctualDomainError {
   }
 }
 
-/** The origin the request says it comes from: `Origin`, else the origin of `Referer`. */
-function claimedOrigin(req: Request): string | undefined {
-  const origin = req.headers.origin;
-  if (origin && origin !== 'null') return origin;
-  const referer = req.headers.referer;
-  if (!referer) return undefined;
-  try {
-    return new URL(referer).origin;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Guards every state-changing console route with two independent checks: the request comes
- * from a console page (its Origin, or Referer, names this host), and it carries the token of the
+ * from a console page (its Origin, or Referer, names this host, and the browser does not mark it
+ * as sent from another site: the admin API's rule), and it carries the token of the
  * visitor's session (form field `_csrf` or header `X-CSRF-Token`). Either alone stops a forged
  * cross-site form; together they also hold when a browser omits one header or a proxy strips it.
- * The host compared is the request's Host header, so a proxy in front must pass it through.
  */
 @Injectable()
 export class CsrfGuard implements CanActivate {
@@ -54,15 +42,9 @@ export class CsrfGuard implements CanActivate {
   }
 
   private refusal(req: Request, session: string): string | null {
-    const origin = claimedOrigin(req);
-    if (!origin) return 'it does not say which page sent it (no Origin or Referer header)';
-    let host: string;
-    try {
-      host = new URL(origin).host;
-    } catch {
-      return 'its Origin header is not a URL';
-    }
-    if (host !== req.headers.host) return 'it was sent from another site';
+    const crossSite = crossSiteReason(req);
+    if (crossSite) return crossSite;
+    if (!claimedOrigin(req)) return 'it does not say which page sent it (no Origin or Referer header)';
     const body = req.body as Record<string, unknown> | undefined;
     const token = body?.[CSRF_FIELD] ?? req.headers['x-csrf-token'];
     if (typeof token !== 'string' || !this.tokens.matches(session, token)) return 'its form token is missing or out of date';
