@@ -183,7 +183,10 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
 
     const refusals: [unknown, RegExp][] = [
       [{ transports: ['billing'], patterns: [] }, /messaging\.transports\.0: transport "billing" is not configured; MESSAGE_TRANSPORTS names default/],
-      [{ transports: [], patterns: ['billing.*'] }, /messaging\.patterns\.0: "billing\.\*" has a wildcard; a prefix ends in "\."/],
+      [{ transports: [], patterns: ['billing.*'] }, /messaging\.patterns\.0: "billing\.\*" is not a message pattern/],
+      [{ transports: [], patterns: ['billing.>'] }, /messaging\.patterns\.0: "billing\.>" is not a message pattern/],
+      [{ transports: [], patterns: ['a b'] }, /messaging\.patterns\.0: "a b" is not a message pattern/],
+      [{ transports: [], patterns: ['a\r\nPUB x 1'] }, /messaging\.patterns\.0: [\s\S]* is not a message pattern/],
       [{ transports: [], patterns: [''] }, /each value in patterns must be longer than or equal to 1 and shorter than or equal to 200 characters/],
       [
         { transports: [], patterns: ['p'.repeat(201)] },

@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { Type } from '@nestjs/common';
-import { IsString } from 'class-validator';
+import { IsString, ValidateBy } from 'class-validator';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
+import { messagePatternProblem } from '@app/domain';
 
 const TRANSPORT_NAMES = 'punctual:message-transport-properties';
 const PATTERNS = 'punctual:message-pattern-property';
@@ -22,10 +23,21 @@ export function MessageTransportName(): PropertyDecorator {
 /**
  * Marks the field of action data that holds the pattern a message is sent with, so that
  * `MessagePermissions` judges it, with the transport marked `@MessageTransportName()`, against
- * what the action's tenant may send. Its schema rules are the field's own.
+ * what the action's tenant may send, and refuses a pattern no transport carries as given (a space,
+ * a line break, a wildcard). Its other schema rules (length) are the field's own.
  */
 export function MessagePatternField(): PropertyDecorator {
-  return (target, property) => Reflect.defineMetadata(PATTERNS, String(property), target.constructor);
+  const shape = ValidateBy({
+    name: 'messagePattern',
+    validator: {
+      validate: (value) => typeof value !== 'string' || messagePatternProblem(value) === null,
+      defaultMessage: (args) => `${args?.property} ${messagePatternProblem(String(args?.value))}`,
+    },
+  });
+  return (target, property) => {
+    shape(target, property);
+    Reflect.defineMetadata(PATTERNS, String(property), target.constructor);
+  };
 }
 
 /** The fields of a data class marked `@MessageTransportName()`. */

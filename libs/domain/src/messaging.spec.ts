@@ -36,7 +36,7 @@ describe('who may message what', () => {
     expect(messagingGrantProblems(grant, ['default', 'billing'])).toEqual([]);
     expect(messagingGrantProblems({ transports: ['default', 'crm'], patterns: ['ok', 'billing.*'] }, ['default', 'billing'])).toEqual([
       'messaging.transports.1: transport "crm" is not configured; MESSAGE_TRANSPORTS names billing, default',
-      'messaging.patterns.1: "billing.*" has a wildcard; a prefix ends in "." (e.g. "billing.") and allows every pattern that starts with it',
+      'messaging.patterns.1: "billing.*" is not a message pattern: use visible ASCII characters without spaces, "*" or ">" (a prefix ends in "." and allows every pattern that starts with it)',
     ]);
   });
 });

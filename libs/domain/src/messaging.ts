@@ -56,8 +56,21 @@ function patternMatches(allowed: string, pattern: string): boolean {
 }
 
 /**
+ * What a message pattern may be made of: visible ASCII, so no space, line break or look-alike
+ * letter, and no `*` or `>`, which transports read as wildcards.
+ */
+export const MESSAGE_PATTERN_SHAPE = /^[\x21-\x29\x2b-\x3d\x3f-\x7e]+$/;
+
+/** Why a pattern is not one a transport can carry as given; null when it is. */
+export function messagePatternProblem(pattern: string): string | null {
+  return MESSAGE_PATTERN_SHAPE.test(pattern)
+    ? null
+    : `"${pattern}" is not a message pattern: use visible ASCII characters without spaces, "*" or ">" (a prefix ends in "." and allows every pattern that starts with it)`;
+}
+
+/**
  * What is wrong with a grant an operator sends, field by field (`messaging.…`): transports must be
- * names of `MESSAGE_TRANSPORTS`, patterns 1–200 characters, with no wildcard (a prefix ends in `.`).
+ * names of `MESSAGE_TRANSPORTS`, patterns 1–200 characters of the shape `messagePatternProblem` allows.
  */
 export function messagingGrantProblems(grant: MessagingGrant, transportNames: readonly string[]): string[] {
   const problems: string[] = [];
@@ -69,11 +82,8 @@ export function messagingGrantProblems(grant: MessagingGrant, transportNames: re
     }
   }
   for (const [index, pattern] of grant.patterns.entries()) {
-    if (pattern.includes('*')) {
-      problems.push(
-        `messaging.patterns.${index}: "${pattern}" has a wildcard; a prefix ends in "." (e.g. "billing.") and allows every pattern that starts with it`,
-      );
-    }
+    const problem = messagePatternProblem(pattern);
+    if (problem) problems.push(`messaging.patterns.${index}: ${problem}`);
   }
   return problems;
 }

@@ -33,7 +33,15 @@ describe('MESSAGE data', () => {
     [{ pattern: 'p', expectReply: 'yes' }, 'data.expectReply: expectReply must be a boolean value'],
     [{ pattern: 'p', timeoutMs: 0 }, 'data.timeoutMs: timeoutMs must not be less than 1'],
     [{ pattern: 'p', extra: 1 }, 'data.extra: property extra should not exist'],
+    [
+      { pattern: 'billing.x y' },
+      'data.pattern: pattern "billing.x y" is not a message pattern: use visible ASCII characters without spaces, "*" or ">" (a prefix ends in "." and allows every pattern that starts with it)',
+    ],
+    [{ pattern: 'billing.x\r\nPUB billing.y 1' }, expect.stringMatching(/^data\.pattern: pattern [\s\S]* is not a message pattern/)],
+    [{ pattern: 'billing.>' }, expect.stringMatching(/^data\.pattern: pattern "billing\.>" is not a message pattern/)],
+    [{ pattern: 'billing.*' }, expect.stringMatching(/^data\.pattern: pattern "billing\.\*" is not a message pattern/)],
+    [{ pattern: 'bílling.x' }, expect.stringMatching(/^data\.pattern: pattern "bílling\.x" is not a message pattern/)],
   ])('refuses %j', async (data, problem) => {
-    expect(await problemsOf(data)).toContain(problem);
+    expect(await problemsOf(data)).toEqual(expect.arrayContaining([problem]));
   });
 });
