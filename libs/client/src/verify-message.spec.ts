@@ -44,6 +44,12 @@ describe('verifyMessage', () => {
     expect(refusal({ ...received(), timestamp: sentAt + 1 })).toBe('The message signature matches none of the secrets given');
   });
 
+  it('refuses an actionId or occurrence that is not the one its signed idempotency key names', () => {
+    const problem = "The message's actionId and occurrence do not match its signed idempotency key a1b2:3";
+    expect(refusal({ ...received(), actionId: 'c3d4' })).toBe(problem);
+    expect(refusal({ ...received(), occurrence: 4 })).toBe(problem);
+  });
+
   it("refuses another tenant's message, and one whose tenant was changed", () => {
     expect(refusal({ ...received(), tenant: 'team-b' })).toBe('The message is from tenant "team-b", not "billing"');
     expect(refusal(received(), { tenant: 'team-b' })).toBe('The message is from tenant "billing", not "team-b"');

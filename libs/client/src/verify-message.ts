@@ -29,7 +29,9 @@ export class MessageVerificationError extends Error {
 /**
  * Checks the data a `MESSAGE` handler received: that it comes from `tenant`, was sent within the
  * tolerance, and carries a signature made with one of `secrets` over its idempotency key,
- * timestamp and payload (compared in constant time). Returns the data, typed; throws
+ * timestamp and payload (compared in constant time), and whose `actionId` and `occurrence` are
+ * the ones that key names. `scheduledFor` and the pattern it came on are not signed: act on the
+ * idempotency key, once. Returns the data, typed; throws
  * `MessageVerificationError` naming the reason otherwise.
  */
 export function verifyMessage<Payload = unknown>(data: unknown, options: VerifyMessageOptions): MessageEnvelope<Payload> {
@@ -50,6 +52,11 @@ export function verifyMessage<Payload = unknown>(data: unknown, options: VerifyM
     return expected.length === received.length && timingSafeEqual(expected, received);
   });
   if (!matches) throw new MessageVerificationError('The message signature matches none of the secrets given');
+  // The signature covers the idempotency key, which is `<actionId>:<occurrence>`: the two fields must say the same.
+  const { actionId, occurrence } = data as Record<string, unknown>;
+  if (message.idempotencyKey !== `${String(actionId)}:${String(occurrence)}`) {
+    throw new MessageVerificationError(`The message's actionId and occurrence do not match its signed idempotency key ${message.idempotencyKey}`);
+  }
   return data as MessageEnvelope<Payload>;
 }
 
