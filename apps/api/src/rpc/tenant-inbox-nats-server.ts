@@ -9,7 +9,7 @@ import { ThrottledWarnings } from './throttled-warnings';
  * verified, that the reply subject lies in the inbox of the tenant whose key signed it.
  */
 export class ReplyGate {
-  private openedFor: string | null = null;
+  private open = false;
   /** The verified tenant the gate stayed shut for, to name it in the log. */
   private refused: string | null = null;
 
@@ -18,14 +18,15 @@ export class ReplyGate {
     readonly replySubject: string | undefined,
   ) {}
 
+  /** Opens the gate if the reply subject lies in `tenant`'s inbox; `tenant` is the verified signer's. */
   admit(tenant: string): boolean {
-    if (isInTenantInbox(this.replySubject, this.tenantInboxPrefix, tenant)) this.openedFor = tenant;
-    else this.refused = tenant;
-    return this.openedFor !== null;
+    this.open = isInTenantInbox(this.replySubject, this.tenantInboxPrefix, tenant);
+    if (!this.open) this.refused = tenant;
+    return this.open;
   }
 
   get isOpen(): boolean {
-    return this.openedFor !== null;
+    return this.open;
   }
 
   get refusedTenant(): string | null {
