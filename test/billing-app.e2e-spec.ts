@@ -8,14 +8,14 @@ import { AccountsStore } from '../examples/billing-app/src/accounts.store';
 import { DOWNGRADE_PATTERN } from '../examples/billing-app/src/downgrade.handler';
 import { startBillingApp } from '../examples/billing-app/src/start-billing-app';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { NATS_URL } from './support/nats';
+import { NATS_URL, ONE_TRUST_DOMAIN_NATS } from './support/nats';
 import { startWorker } from './support/worker-test-app';
 
 describe.each([
   ['Redis', process.env.REDIS_URL!, 'default'],
   ['NATS', NATS_URL, 'billing'],
 ])('The example billing app, against the real API and worker over %s', (_name, url, transportName) => {
-  const env = { RPC_TRANSPORT_URL: url, MESSAGE_TRANSPORTS: `billing=${NATS_URL}` };
+  const env = { RPC_TRANSPORT_URL: url, MESSAGE_TRANSPORTS: `billing=${NATS_URL}`, ...ONE_TRUST_DOMAIN_NATS };
   let api: ApiTestApp;
   let worker: INestApplicationContext;
   let billing: INestApplication;

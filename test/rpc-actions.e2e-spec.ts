@@ -5,7 +5,7 @@ import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { refusal } from './support/refusal';
 import { httpRequestExample, notificationExample as untypedNotification, storedCounts } from './support/fixtures';
-import { NATS_URL } from './support/nats';
+import { NATS_URL, ONE_TRUST_DOMAIN_NATS } from './support/nats';
 
 const notificationExample = (...args: Parameters<typeof untypedNotification>) => untypedNotification(...args) as CreateActionRequest;
 
@@ -19,7 +19,7 @@ describe.each([
   let http: PunctualClient;
 
   beforeAll(async () => {
-    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: transportUrl });
+    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: transportUrl, ...ONE_TRUST_DOMAIN_NATS });
     rpc = api.rpc();
     raw = new SignedRpc({ transport: transportUrl, ...TEST_KEY, timeoutMs: 5_000 });
     http = PunctualClient.overHttp({ baseUrl: api.client.baseUrl, ...TEST_KEY });

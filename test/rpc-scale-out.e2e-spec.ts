@@ -7,7 +7,7 @@ import { TEST_KEY, waitUntil } from '@app/testing';
 import { API_READY, AppProcess } from './support/app-process';
 import { notificationExample } from './support/fixtures';
 import { freePort } from './support/free-port';
-import { NATS_URL } from './support/nats';
+import { NATS_URL, ONE_TRUST_DOMAIN_NATS } from './support/nats';
 
 const API_PROCESSES = 3;
 const CREATES = 1_000;
@@ -18,7 +18,7 @@ const started: AppProcess[] = [];
 async function startApis(transportUrl: string): Promise<AppProcess[]> {
   const apis = await Promise.all(
     Array.from({ length: API_PROCESSES }, async () => {
-      const api = new AppProcess('api', { PORT: await freePort(), RPC_TRANSPORT_URL: transportUrl });
+      const api = new AppProcess('api', { PORT: await freePort(), RPC_TRANSPORT_URL: transportUrl, ...ONE_TRUST_DOMAIN_NATS });
       started.push(api);
       return api;
     }),

@@ -1,10 +1,12 @@
+import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { NatsConnection, PermissionViolationError, connect } from '@nats-io/transport-node';
 import Redis from 'ioredis';
 import { ActionResource, CreateActionRequest, PunctualClient, RPC_PATTERNS, signedMessage } from '@punctual/client';
+import { SIGNATURE_HEADERS } from '@punctual/contract';
 import { waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { notificationExample } from './support/fixtures';
+import { notificationExample, storedCounts } from './support/fixtures';
 import { NATS_TENANTS_URL, NATS_USERS, NatsUser, natsUrlAs } from './support/nats';
 import { refusal } from './support/refusal';
 
@@ -41,6 +43,14 @@ async function subscriptionRefusal(nc: NatsConnection, subject: string, queue?: 
   subscription.unsubscribe();
   return closed instanceof PermissionViolationError ? closed.message : `not refused: ${String(closed)}`;
 }
+
+/** A NestJS request packet signed with `key`, as a client would put it on the wire. */
+function requestPacket(pattern: string, body: unknown, key: { keyId: string; secret: string }) {
+  return { pattern, data: signedMessage(key, pattern, JSON.stringify(body)), id: randomUUID() };
+}
+
+/** How long a reply that should never come is waited for: Punctual answers the other requests here in milliseconds. */
+const SILENCE_MS = 2_000;
 
 const action = (run: string) => ({ ...notificationExample(3_600_000), metadata: { run } }) as CreateActionRequest;
 
@@ -111,6 +121,59 @@ describe('RPC on NATS with a user per tenant: no tenant reads, answers or suppre
       expect(replies).toEqual([{ id: packet.id, response: created, isDisposed: true }]);
     } finally {
       await raw.nc.close();
+      await forger.nc.close();
+    }
+  });
+
+  it("tenant B cannot have Punctual answer into A's inbox: signed with B's key or not, such a request runs nothing and is never answered", async () => {
+    const victim = await rawConnection(NATS_USERS.teamA);
+    const forger = await rawConnection(NATS_USERS.teamB);
+    const warnings = jest.spyOn(Logger.prototype, 'warn');
+    try {
+      const heard: string[] = [];
+      victim.nc.subscribe(`${NATS_USERS.teamA.inboxPrefix}.>`, { callback: (_error, msg) => void heard.push(`${msg.subject}: ${msg.string()}`) });
+      await victim.nc.flush();
+      const before = await storedCounts(api.db);
+      const forged = [
+        requestPacket(RPC_PATTERNS.stats, {}, KEY_B),
+        requestPacket(RPC_PATTERNS.create, action(randomUUID()), KEY_B),
+        // A's key id without A's secret: the signature fails, and its refusal, which would land in A's inbox, is not sent either.
+        requestPacket(RPC_PATTERNS.stats, {}, { keyId: KEY_A.keyId, secret: 'not-team-a-secret-0123456789' }),
+      ];
+      // Each with an inbox of A's of its own: the NATS server lets Punctual's user send one reply per request it received.
+      const inboxes = forged.map(() => `${NATS_USERS.teamA.inboxPrefix}.${randomUUID()}`);
+      forged.forEach((packet, i) => forger.nc.publish(packet.pattern, JSON.stringify(packet), { reply: inboxes[i] }));
+
+      // B's own request on the same connection, after them, is answered in B's inbox as usual.
+      const own = requestPacket(RPC_PATTERNS.stats, {}, KEY_B);
+      const reply = await forger.nc.request(own.pattern, JSON.stringify(own), { timeout: 10_000 });
+      expect(reply.subject.startsWith(`${NATS_USERS.teamB.inboxPrefix}.`)).toBe(true);
+      expect(reply.json()).toEqual({ id: own.id, response: await b.stats(), isDisposed: true });
+
+      // Both signed ones were verified (their nonces taken) before the silence is listened to.
+      const nonces = forged.slice(0, 2).map((packet) => packet.data.headers[SIGNATURE_HEADERS.nonce]);
+      const verified = async () =>
+        (await api.db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM accepted_nonces WHERE nonce = ANY($1)', [nonces]))[0].n;
+      await waitUntil('Punctual to verify the signed forged requests', async () => (await verified()) === 2, 15_000);
+      await new Promise((resolve) => setTimeout(resolve, SILENCE_MS));
+      await victim.nc.flush();
+
+      expect(heard).toEqual([]);
+      expect(await storedCounts(api.db)).toEqual(before);
+      expect(warnings).toHaveBeenCalledWith(
+        expect.stringMatching(
+          new RegExp(`^Left a request of tenant team-b on punctual\\.actions\\.\\w+ unhandled and unanswered: its reply subject "${inboxes[0]}"`),
+        ),
+      );
+      expect(warnings).toHaveBeenCalledWith(
+        expect.stringMatching(/^Left a request on punctual\.actions\.stats unanswered: "Signature does not match for key 'team-a-key'/),
+      );
+      // A is still served, in its own inbox.
+      const ofA = await a.create(action(randomUUID()));
+      expect(await a.get(ofA.id)).toEqual(ofA);
+    } finally {
+      warnings.mockRestore();
+      await victim.nc.close();
       await forger.nc.close();
     }
   });

@@ -1,6 +1,12 @@
 /** The NATS server of the test run (`scripts/test-services.sh` starts one on this machine when none answers). */
 export const NATS_URL = process.env.TEST_NATS_URL ?? 'nats://127.0.0.1:4222';
 
+/**
+ * What an API serving RPC on `NATS_URL` is given besides: that server has no users, so it is one trust domain,
+ * and the specs' clients wait under NATS's default inbox prefix rather than their tenant's.
+ */
+export const ONE_TRUST_DOMAIN_NATS = { RPC_TENANT_INBOX_PREFIX: 'off' };
+
 /** The test run's NATS server with a user per tenant, running `config/nats/tenants.conf` (`scripts/test-services.sh` starts it). */
 export const NATS_TENANTS_URL = process.env.TEST_NATS_TENANTS_URL ?? 'nats://127.0.0.1:4223';
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseTransportUrl } from '@punctual/contract';
 import { DEFAULT_TENANT, TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { parseAllowedHosts } from './allowed-hosts';
+import { DEFAULT_TENANT_INBOX_PREFIX, TENANT_INBOX_PREFIX_RULE, isTenantInboxPattern } from './tenant-inbox';
 import { parseMessageTransports } from './transport-url';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -115,6 +116,9 @@ const trustProxy = z.string().transform((raw, ctx) => {
 /** `RPC_TRANSPORT_URL`: `off`, or the Redis or NATS URL the API serves its message patterns on. */
 const rpcTransport = z.string().refine((raw) => raw === 'off' || parseTransportUrl(raw) !== null, 'must be off, or a redis://, rediss:// or nats:// URL');
 
+/** `RPC_TENANT_INBOX_PREFIX`: `off`, or where each tenant's replies go on NATS, `{tenant}` standing for its id. */
+const tenantInboxPrefix = z.string().refine((raw) => raw === 'off' || isTenantInboxPattern(raw), `must be ${TENANT_INBOX_PREFIX_RULE}`);
+
 /** `MESSAGE_TRANSPORTS`: `name=url,…`, the transports MESSAGE actions may name. */
 const messageTransports = z.string().transform((raw, ctx) => {
   const parsed = parseMessageTransports(raw);
@@ -207,6 +211,7 @@ export const envSchema = z.object({
   ACTION_RATE_LIMITS: rateLimits.optional(),
   OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
+  RPC_TENANT_INBOX_PREFIX: tenantInboxPrefix.default(DEFAULT_TENANT_INBOX_PREFIX),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
   SECRET_KEY: secretKeys.optional(),
   // The older name of SECRET_KEY, read when SECRET_KEY is not set.

@@ -8,3 +8,4 @@ export * from './graceful-shutdown';
 export * from './transport-url';
 export * from './key-ring';
 export * from './redis-connection';
+export * from './tenant-inbox';

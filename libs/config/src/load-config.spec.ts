@@ -92,7 +92,11 @@ describe('loadConfig', () => {
 
   it('serves RPC on REDIS_URL and sends MESSAGE actions through it unless told otherwise', () => {
     const config = loadConfig({ ...minimal, REDIS_URL: 'redis://127.0.0.1:6380/2' });
-    expect(config.rpc).toEqual({ transport: { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }, isQueueRedisByDefault: true });
+    expect(config.rpc).toEqual({
+      transport: { kind: 'redis', url: 'redis://127.0.0.1:6380/2' },
+      isQueueRedisByDefault: true,
+      tenantInboxPrefix: '_INBOX_{tenant}',
+    });
     expect(config.message.transports).toEqual(new Map([['default', { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }]]));
   });
 
@@ -121,7 +125,10 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc).toEqual({
       transport: { kind: 'nats', url: 'nats://127.0.0.1:4222' },
       isQueueRedisByDefault: false,
+      tenantInboxPrefix: '_INBOX_{tenant}',
     });
+    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'acme.{tenant}' }).rpc.tenantInboxPrefix).toBe('acme.{tenant}');
+    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'off' }).rpc.tenantInboxPrefix).toBeNull();
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'redis://127.0.0.1:6379' }).rpc.isQueueRedisByDefault).toBe(false);
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();
     const config = loadConfig({ ...minimal, MESSAGE_TRANSPORTS: ' billing=nats://127.0.0.1:4222, default=redis://10.0.0.1:6379 ' });
@@ -175,6 +182,10 @@ describe('loadConfig', () => {
     [{ ...minimal, TRUST_PROXY: 'loopback,10.0.0.0/33' }, 'TRUST_PROXY "10.0.0.0/33" is not true, false'],
     [{ ...minimal, TRUST_PROXY: ',' }, 'TRUST_PROXY must be true, false, a number of hops, or the addresses of the proxies'],
     [{ ...minimal, RPC_TRANSPORT_URL: 'amqp://127.0.0.1' }, 'RPC_TRANSPORT_URL must be off, or a redis://, rediss:// or nats:// URL'],
+    [
+      { ...minimal, RPC_TENANT_INBOX_PREFIX: '_INBOX.>' },
+      'RPC_TENANT_INBOX_PREFIX must be off, or NATS subject tokens with {tenant} in the last one, like _INBOX_{tenant}',
+    ],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing' }, 'MESSAGE_TRANSPORTS entry 1 must be name=url'],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' }, 'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss:// or nats:// URL'],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'a=nats://x,a=nats://y' }, 'MESSAGE_TRANSPORTS transport "a" is listed twice'],

@@ -76,6 +76,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     rpc: {
       transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url),
       isQueueRedisByDefault: env.RPC_TRANSPORT_URL === undefined,
+      tenantInboxPrefix: env.RPC_TENANT_INBOX_PREFIX === 'off' ? null : env.RPC_TENANT_INBOX_PREFIX,
     },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, redis.url) },
     secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],

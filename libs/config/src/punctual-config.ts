@@ -107,6 +107,12 @@ export abstract class PunctualConfig {
      * tenant holds keys, since every client of that Redis reads and answers every message on it.
      */
     readonly isQueueRedisByDefault: boolean;
+    /**
+     * On NATS, the inbox prefix of each tenant (`{tenant}` standing for its id): a request is answered,
+     * and handled, only when its reply subject lies under the prefix of the tenant whose key signed it.
+     * Null (`off`): replies go wherever a request asks, as on a NATS server that is one trust domain.
+     */
+    readonly tenantInboxPrefix: string | null;
   };
   abstract readonly message: {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */

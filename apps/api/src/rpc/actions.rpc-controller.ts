@@ -16,6 +16,7 @@ import { OccurrencesQuery, OccurrencesResponse } from '../actions/dto/occurrence
 import { UpdateActionDto } from '../actions/dto/update-action.dto';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { TenantInboxGuard } from './tenant-inbox.guard';
 import { actionId, envelope, messageHeader, validated } from './rpc-input';
 import { RPC_BATCH_BODY, RPC_BODY } from './rpc-json-body.pipe';
 
@@ -26,7 +27,7 @@ const DEFAULT_OCCURRENCES = 10;
  * handler calls the `ActionsService` method its HTTP twin calls, after the same signature check,
  * body rules and validation, and answers the same JSON; errors are the twin's (`RpcErrorFilter`).
  */
-@UseGuards(SignatureGuard)
+@UseGuards(SignatureGuard, TenantInboxGuard)
 @UseFilters(RpcErrorFilter)
 @Controller()
 export class ActionsRpcController {

@@ -10,11 +10,12 @@ import { CalendarPageQuery } from '../calendars/dto/calendar-page.query';
 import { CalendarListResponse, CalendarResponse } from '../calendars/dto/calendar.response';
 import { PutCalendarDto } from '../calendars/dto/put-calendar.dto';
 import { RpcErrorFilter } from './rpc-error.filter';
+import { TenantInboxGuard } from './tenant-inbox.guard';
 import { envelope, validated } from './rpc-input';
 import { RPC_BODY, RPC_CALENDAR_BODY } from './rpc-json-body.pipe';
 
 /** Every `/calendars` route as a message pattern (`{ "name", … body }`, or the list's `{ "limit"?, "cursor"? }`), through the service its HTTP twin calls. */
-@UseGuards(SignatureGuard)
+@UseGuards(SignatureGuard, TenantInboxGuard)
 @UseFilters(RpcErrorFilter)
 @Controller()
 export class CalendarsRpcController {

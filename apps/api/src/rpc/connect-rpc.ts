@@ -1,11 +1,12 @@
 import { INestApplication, Logger } from '@nestjs/common';
-import { MicroserviceOptions, RedisOptions, Transport } from '@nestjs/microservices';
+import { MicroserviceOptions, NatsOptions, RedisOptions, Transport } from '@nestjs/microservices';
 import { microserviceOptions } from '@punctual/client';
 import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
 import { OnceOnlyRedisServer } from './once-only-redis-server';
 import { judgeRpcTransport, tenantsWithKeys } from './rpc-trust';
+import { TenantInboxNatsServer } from './tenant-inbox-nats-server';
 
 /** The queue group of the API processes on NATS. */
 const NATS_QUEUE = 'punctual-api';
@@ -26,7 +27,7 @@ export async function connectRpc(app: INestApplication): Promise<void> {
   if (serving.warning) Logger.warn(serving.warning, 'Bootstrap');
   app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport));
   await app.startAllMicroservices();
-  Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}`, 'Bootstrap');
+  Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}${replyRule(config, transport)}`, 'Bootstrap');
 }
 
 /**
@@ -36,12 +37,23 @@ export async function connectRpc(app: INestApplication): Promise<void> {
  */
 function rpcServer(config: PunctualConfig, transport: TransportUrl): MicroserviceOptions {
   const options = microserviceOptions(transport);
-  if (options.transport === Transport.NATS) return { ...options, options: { ...options.options, queue: NATS_QUEUE } };
+  if (options.transport === Transport.NATS) {
+    const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
+    const inboxPrefix = config.rpc.tenantInboxPrefix;
+    return inboxPrefix ? { strategy: new TenantInboxNatsServer(nats, inboxPrefix) } : { ...options, options: nats };
+  }
   // Unset, RPC_TRANSPORT_URL is Punctual's own Redis: on a cluster, the whole cluster.
   const clusterNodes = transport.url === config.redis.url ? config.redis.clusterNodes : null;
   return {
     strategy: new OnceOnlyRedisServer(options.options as Required<RedisOptions>['options'], { keyPrefix: config.redis.queuePrefix, clusterNodes }),
   };
+}
+
+/** Where replies go, said at boot so that a client whose calls time out can be told why. */
+function replyRule(config: PunctualConfig, transport: TransportUrl): string {
+  if (transport.kind !== 'nats') return '';
+  const prefix = config.rpc.tenantInboxPrefix;
+  return prefix ? `, answering each tenant only under ${prefix}.` : ', answering into any reply subject (RPC_TENANT_INBOX_PREFIX=off)';
 }
 
 /** Host and port only: a URL may carry a password. */

@@ -13,12 +13,20 @@ export type RpcServing = { serve: true; warning: string | null } | { serve: fals
  * RPC_TRANSPORT_URL is unset, serves RPC only while one tenant holds keys (any more could only call
  * through it by sharing that Redis); a Redis named on purpose is served, with a warning once tenants
  * share it. NATS with a user per tenant keeps them apart; Punctual cannot see a server's users, so
- * it takes NATS as configured.
+ * it takes NATS as configured, with a warning when it would answer into any tenant's inbox.
  */
 export async function judgeRpcTransport(rpc: PunctualConfig['rpc'], countTenantsWithKeys: () => Promise<number>): Promise<RpcServing> {
-  if (rpc.transport?.kind !== 'redis') return { serve: true, warning: null };
+  if (rpc.transport === null || (rpc.transport.kind === 'nats' && rpc.tenantInboxPrefix !== null)) return { serve: true, warning: null };
   const tenantsWithKeys = await countTenantsWithKeys();
   if (tenantsWithKeys < 2) return { serve: true, warning: null };
+  if (rpc.transport.kind === 'nats') {
+    return {
+      serve: true,
+      warning:
+        `RPC_TENANT_INBOX_PREFIX is off, and ${tenantsWithKeys} tenants hold API keys: Punctual answers into whatever reply subject a ` +
+        `request names, so a tenant can have replies delivered into another's inbox. Set it to the tenants' inbox prefix (${SETUP_DOCS}).`,
+    };
+  }
   if (rpc.isQueueRedisByDefault) {
     return {
       serve: false,
