@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { PunctualClient, PunctualTimeoutError } from '@punctual/client';
+import { PunctualClient, PunctualError, PunctualTimeoutError } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { API_READY, AppProcess } from './support/app-process';
 import { notificationExample } from './support/fixtures';
 import { freePort } from './support/free-port';
+import { NATS_URL } from './support/nats';
 
 const QUEUE_REDIS = process.env.REDIS_URL!;
 const NOT_SERVING = /Not serving message patterns: RPC_TRANSPORT_URL is unset and 2 tenants hold API keys/g;
@@ -78,5 +79,23 @@ describe('RPC on the queue Redis only while one tenant holds keys (contract §16
 
     const run = randomUUID();
     expect(await createOverQueueRedis(run)).toMatchObject({ metadata: { run }, status: 'PENDING' });
+  }, 120_000);
+
+  it("on NATS with RPC_TENANT_INBOX_PREFIX unset and one tenant, answers a plain client under NATS's default inbox, a refusal included", async () => {
+    const started = await startApi({ RPC_TRANSPORT_URL: NATS_URL, API_KEYS: `${TEST_KEY.keyId}:${TEST_KEY.secret}` });
+    expect(started.logs()).toMatch(/answering each tenant only under _INBOX_\{tenant\}\. while keys of two or more tenants are valid/);
+    const run = randomUUID();
+    const rpc = PunctualClient.overRpc({ transport: NATS_URL, ...TEST_KEY, timeoutMs: 10_000 });
+    const forged = PunctualClient.overRpc({ transport: NATS_URL, keyId: TEST_KEY.keyId, secret: 'not-the-secret-0123456789', timeoutMs: 10_000 });
+    try {
+      expect(await rpc.create({ ...notificationExample(3_600_000), metadata: { run } } as Parameters<typeof rpc.create>[0])).toMatchObject({
+        metadata: { run },
+      });
+      const refusal = await forged.stats().catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(PunctualError);
+      expect(refusal).toMatchObject({ statusCode: 401 });
+    } finally {
+      await Promise.all([rpc.close(), forged.close()]);
+    }
   }, 120_000);
 });

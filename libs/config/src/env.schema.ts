@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseTransportUrl } from '@punctual/contract';
 import { DEFAULT_TENANT, TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { parseAllowedHosts } from './allowed-hosts';
-import { DEFAULT_TENANT_INBOX_PREFIX, TENANT_INBOX_PREFIX_RULE, isTenantInboxPattern } from './tenant-inbox';
+import { TENANT_INBOX_PREFIX_RULE, isTenantInboxPattern } from './tenant-inbox';
 import { parseMessageTransports } from './transport-url';
 import { parseTrustProxy } from './trust-proxy';
 
@@ -211,7 +211,7 @@ export const envSchema = z.object({
   ACTION_RATE_LIMITS: rateLimits.optional(),
   OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
-  RPC_TENANT_INBOX_PREFIX: tenantInboxPrefix.default(DEFAULT_TENANT_INBOX_PREFIX),
+  RPC_TENANT_INBOX_PREFIX: tenantInboxPrefix.optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
   SECRET_KEY: secretKeys.optional(),
   // The older name of SECRET_KEY, read when SECRET_KEY is not set.

@@ -96,6 +96,7 @@ describe('loadConfig', () => {
       transport: { kind: 'redis', url: 'redis://127.0.0.1:6380/2' },
       isQueueRedisByDefault: true,
       tenantInboxPrefix: '_INBOX_{tenant}',
+      tenantInboxAlways: false,
     });
     expect(config.message.transports).toEqual(new Map([['default', { kind: 'redis', url: 'redis://127.0.0.1:6380/2' }]]));
   });
@@ -126,8 +127,10 @@ describe('loadConfig', () => {
       transport: { kind: 'nats', url: 'nats://127.0.0.1:4222' },
       isQueueRedisByDefault: false,
       tenantInboxPrefix: '_INBOX_{tenant}',
+      tenantInboxAlways: false,
     });
-    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'acme.{tenant}' }).rpc.tenantInboxPrefix).toBe('acme.{tenant}');
+    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'acme.{tenant}' }).rpc).toMatchObject({ tenantInboxPrefix: 'acme.{tenant}', tenantInboxAlways: true });
+    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: '_INBOX_{tenant}' }).rpc.tenantInboxAlways).toBe(true);
     expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'off' }).rpc.tenantInboxPrefix).toBeNull();
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'redis://127.0.0.1:6379' }).rpc.isQueueRedisByDefault).toBe(false);
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();

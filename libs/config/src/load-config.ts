@@ -5,6 +5,7 @@ import { envIssueMessage } from './env-messages';
 import { envSchema } from './env.schema';
 import { exampleSecretProblems } from './example-secrets';
 import { PunctualConfig } from './punctual-config';
+import { DEFAULT_TENANT_INBOX_PREFIX } from './tenant-inbox';
 import { DEFAULT_MESSAGE_TRANSPORT } from './transport-url';
 
 /** Thrown at boot when the environment is incomplete or malformed; the message names each variable. */
@@ -76,7 +77,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     rpc: {
       transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url),
       isQueueRedisByDefault: env.RPC_TRANSPORT_URL === undefined,
-      tenantInboxPrefix: env.RPC_TENANT_INBOX_PREFIX === 'off' ? null : env.RPC_TENANT_INBOX_PREFIX,
+      tenantInboxPrefix: env.RPC_TENANT_INBOX_PREFIX === 'off' ? null : (env.RPC_TENANT_INBOX_PREFIX ?? DEFAULT_TENANT_INBOX_PREFIX),
+      tenantInboxAlways: env.RPC_TENANT_INBOX_PREFIX !== undefined && env.RPC_TENANT_INBOX_PREFIX !== 'off',
     },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, redis.url) },
     secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],

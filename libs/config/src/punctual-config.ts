@@ -113,6 +113,11 @@ export abstract class PunctualConfig {
      * Null (`off`): replies go wherever a request asks, as on a NATS server that is one trust domain.
      */
     readonly tenantInboxPrefix: string | null;
+    /**
+     * Set explicitly: replies are held to the prefix always. Left unset: only while keys of two or
+     * more tenants are valid, so one tenant's plain NestJS clients (NATS's default inbox) keep working.
+     */
+    readonly tenantInboxAlways: boolean;
   };
   abstract readonly message: {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */

@@ -21,6 +21,8 @@ export interface KeyWithSecret {
 export class KeyRegistry extends PeriodicTask implements OnModuleInit {
   /** Oldest first, as Postgres answers them; a key made or read since the last refresh comes last. */
   private runtimeKeys: ReadonlyMap<string, ConfiguredApiKey> = new Map();
+  /** Whether keys of two or more tenants are valid, worked out whenever the keys change. */
+  private shared = false;
   private readonly reads = new Map<string, Promise<KeyWithSecret[]>>();
   private readonly ring: KeyRing;
 
@@ -67,14 +69,26 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
     return read;
   }
 
+  /** Whether keys of two or more tenants are valid now (`API_KEYS` and those made at run time). */
+  sharedByTenants(): boolean {
+    return this.shared;
+  }
+
   /** A key this process just made, or read, is valid here at once; other processes read it at their next refresh. */
   remember(keyId: string, key: ConfiguredApiKey): void {
-    this.runtimeKeys = new Map([...this.runtimeKeys, [keyId, key]]);
+    this.useRuntimeKeys(new Map([...this.runtimeKeys, [keyId, key]]));
   }
 
   /** A key this process just revoked is refused here at once; other processes drop it at their next refresh. */
   forget(keyId: string): void {
-    this.runtimeKeys = new Map([...this.runtimeKeys].filter(([id]) => id !== keyId));
+    this.useRuntimeKeys(new Map([...this.runtimeKeys].filter(([id]) => id !== keyId)));
+  }
+
+  private useRuntimeKeys(keys: ReadonlyMap<string, ConfiguredApiKey>): void {
+    this.runtimeKeys = keys;
+    const tenants = new Set<string>();
+    for (const map of [this.config.auth.apiKeys, keys]) for (const key of map.values()) tenants.add(key.tenant);
+    this.shared = tenants.size > 1;
   }
 
   private async readStoredKeysOf(tenant: string): Promise<KeyWithSecret[]> {
@@ -84,7 +98,7 @@ export class KeyRegistry extends PeriodicTask implements OnModuleInit {
   }
 
   protected async run(): Promise<void> {
-    this.runtimeKeys = this.decrypted(await this.tenants.activeKeys());
+    this.useRuntimeKeys(this.decrypted(await this.tenants.activeKeys()));
   }
 
   /** The stored keys with their secrets, in the order given; one that cannot be decrypted is left out (and logged). */

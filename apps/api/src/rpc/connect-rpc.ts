@@ -4,6 +4,7 @@ import { microserviceOptions } from '@punctual/client';
 import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
+import { KeyRegistry } from '@app/signature';
 import { OnceOnlyRedisServer } from './once-only-redis-server';
 import { judgeRpcTransport, tenantsWithKeys } from './rpc-trust';
 import { TenantInboxNatsServer } from './tenant-inbox-nats-server';
@@ -25,7 +26,7 @@ export async function connectRpc(app: INestApplication): Promise<void> {
     return;
   }
   if (serving.warning) Logger.warn(serving.warning, 'Bootstrap');
-  app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport));
+  app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport, app.get(KeyRegistry, { strict: false })));
   await app.startAllMicroservices();
   Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}${replyRule(config, transport)}`, 'Bootstrap');
 }
@@ -35,12 +36,14 @@ export async function connectRpc(app: INestApplication): Promise<void> {
  * group, which delivers each message to one member; on Redis, whose pub/sub delivers it to every
  * subscriber, the processes claim it (OnceOnlyRedisServer).
  */
-function rpcServer(config: PunctualConfig, transport: TransportUrl): MicroserviceOptions {
+function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry): MicroserviceOptions {
   const options = microserviceOptions(transport);
   if (options.transport === Transport.NATS) {
     const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
     const inboxPrefix = config.rpc.tenantInboxPrefix;
-    return inboxPrefix ? { strategy: new TenantInboxNatsServer(nats, inboxPrefix) } : { ...options, options: nats };
+    if (!inboxPrefix) return { ...options, options: nats };
+    const pinned = config.rpc.tenantInboxAlways ? () => true : () => keys.sharedByTenants();
+    return { strategy: new TenantInboxNatsServer(nats, inboxPrefix, pinned) };
   }
   // Unset, RPC_TRANSPORT_URL is Punctual's own Redis: on a cluster, the whole cluster.
   const clusterNodes = transport.url === config.redis.url ? config.redis.clusterNodes : null;
@@ -53,7 +56,9 @@ function rpcServer(config: PunctualConfig, transport: TransportUrl): Microservic
 function replyRule(config: PunctualConfig, transport: TransportUrl): string {
   if (transport.kind !== 'nats') return '';
   const prefix = config.rpc.tenantInboxPrefix;
-  return prefix ? `, answering each tenant only under ${prefix}.` : ', answering into any reply subject (RPC_TENANT_INBOX_PREFIX=off)';
+  if (!prefix) return ', answering into any reply subject (RPC_TENANT_INBOX_PREFIX=off)';
+  const when = config.rpc.tenantInboxAlways ? '' : ' while keys of two or more tenants are valid';
+  return `, answering each tenant only under ${prefix}.${when}`;
 }
 
 /** Host and port only: a URL may carry a password. */

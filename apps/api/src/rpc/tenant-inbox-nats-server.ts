@@ -56,6 +56,8 @@ export class TenantInboxNatsServer extends ServerNats {
   constructor(
     options: Required<NatsOptions>['options'],
     private readonly tenantInboxPrefix: string,
+    /** Whether replies are held to the tenant's inbox now (always, or while tenants share Punctual). */
+    private readonly pinned: () => boolean,
   ) {
     super(options);
   }
@@ -63,6 +65,7 @@ export class TenantInboxNatsServer extends ServerNats {
   /** NestJS asks for the publisher before it runs the handler, with the context the guards will see. */
   override getPublisher(natsMsg: Msg, id: string, ctx: NatsContext): (response: unknown) => unknown {
     const publish = super.getPublisher(natsMsg, id, ctx) as (response: unknown) => unknown;
+    if (!this.pinned()) return publish;
     const gate = new ReplyGate(this.tenantInboxPrefix, natsMsg.reply);
     gates.set(ctx, gate);
     return (response) => (gate.isOpen ? publish(response) : this.dropped(ctx.getSubject(), gate, response));
