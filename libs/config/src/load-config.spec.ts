@@ -129,7 +129,10 @@ describe('loadConfig', () => {
       tenantInboxPrefix: '_INBOX_{tenant}',
       tenantInboxAlways: false,
     });
-    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'acme.{tenant}' }).rpc).toMatchObject({ tenantInboxPrefix: 'acme.{tenant}', tenantInboxAlways: true });
+    expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'acme.{tenant}' }).rpc).toMatchObject({
+      tenantInboxPrefix: 'acme.{tenant}',
+      tenantInboxAlways: true,
+    });
     expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: '_INBOX_{tenant}' }).rpc.tenantInboxAlways).toBe(true);
     expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'off' }).rpc.tenantInboxPrefix).toBeNull();
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'redis://127.0.0.1:6379' }).rpc.isQueueRedisByDefault).toBe(false);
