@@ -9,3 +9,4 @@ export * from './fulfillment-context';
 export * from './data-problems';
 export * from './prometheus-scrape';
 export * from './local-redis-cluster';
+export * from './event-loop-turns';
