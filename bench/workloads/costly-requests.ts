@@ -120,7 +120,10 @@ export async function costlyRequests(client: BenchClient, port: number, apiPid: 
   const live = await underLoad;
   const worst = (of: { ms: number; cpuMs: number }[]): RequestCost => ({
     maxCpuMs: Math.max(...of.map((cost) => cost.cpuMs)),
-    medianCpuMs: percentile(of.map((cost) => cost.cpuMs).sort((a, b) => a - b), 50),
+    medianCpuMs: percentile(
+      of.map((cost) => cost.cpuMs).sort((a, b) => a - b),
+      50,
+    ),
     maxMs: round(Math.max(...of.map((cost) => cost.ms))),
   });
   return {
