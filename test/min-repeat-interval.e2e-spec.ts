@@ -68,6 +68,8 @@ describe('MIN_REPEAT_INTERVAL_MS: no schedule runs more often than the deploymen
         ),
       ),
     });
+    // One of each first: code run for the first time is compiled meanwhile, which no request repeats.
+    for (const seconds of [true, false]) await api.client.post('/actions/batch', batch(99, seconds));
     const probes: number[] = [];
     let sending = true;
     const probing = (async () => {
@@ -83,7 +85,9 @@ describe('MIN_REPEAT_INTERVAL_MS: no schedule runs more often than the deploymen
     await probing;
     expect(answers).toEqual([400, 201, 400, 201]);
     expect(probes.length).toBeGreaterThan(0);
-    // Generous for a loaded machine (a batch still takes about a second here): walking each distinct expression held the process for about 87 ms, 87 s a batch.
-    expect(Math.max(...probes)).toBeLessThan(5_000);
+    // The items are checked in slices of a few ms, between which the probes are answered; what
+    // is left in one piece (reading and shaping the body, storing the rows) takes up to about
+    // 120 ms on a loaded machine. Checked in one go, a batch held the process for 300–700 ms here.
+    expect(Math.max(...probes)).toBeLessThan(250);
   }, 120_000);
 });

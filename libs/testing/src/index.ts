@@ -9,4 +9,5 @@ export * from './fulfillment-context';
 export * from './data-problems';
 export * from './prometheus-scrape';
 export * from './local-redis-cluster';
+export * from './event-loop-turns';
 export * from './impersonating-headers';

@@ -35,6 +35,7 @@ import { VerifiedKey } from '@app/signature';
 import { ActionScheduler } from '@app/scheduling';
 import { webhookUrlProblem } from '@app/webhooks';
 import { ActionNotFoundError } from '../errors/action.errors';
+import { mapInSlices } from '../http/event-loop-slices';
 import { decodeCursor, encodeCursor } from '../input/list-cursor';
 import { CreateActionDto } from './dto/create-action.dto';
 import { HistoryQuery, MAX_HISTORY_PAGE } from './dto/history.query';
@@ -134,11 +135,12 @@ export class ActionsService {
     }
   }
 
+  /** The items are checked in slices (see `mapInSlices`): a thousand schedules to judge hold no other request back meanwhile. */
   private async validateAndCreateAll(items: CreateActionDto[], caller: VerifiedKey): Promise<ActionEntity[]> {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
     const calendars: { calendar: string | null; field: string }[] = [];
-    for (const [index, item] of items.entries()) {
+    await mapInSlices(items, async (item, index) => {
       try {
         const input = await this.toNewAction(item, caller, `items.${index}.data`);
         inputs.push(input);
@@ -148,7 +150,7 @@ export class ActionsService {
         else if (error instanceof UnknownActionTypeError) problems.push(`items.${index}.action: ${error.message}`);
         else throw error;
       }
-    }
+    });
     if (problems.length > 0) throw new InvalidActionDataError(problems);
     await this.assertCalendarsExist(caller.tenant, calendars);
     return refusingDeletedCalendars(() => this.scheduler.createAll(inputs));

@@ -1,5 +1,7 @@
 import { ArgumentMetadata, BadRequestException, ValidationPipe } from '@nestjs/common';
+import { ValidationError, ValidatorOptions } from 'class-validator';
 import { keysLeftOut, transformSafeCopy } from '@app/action-types';
+import { validatedInSlices } from './validated-in-slices';
 
 /**
  * The pipe every body and query goes through: unknown fields are refused, values are checked and
@@ -21,5 +23,10 @@ export class ApiValidationPipe extends ValidationPipe {
     const leftOut = keysLeftOut(instance, value).map(({ parent, key }) => `${parent ? `${parent}.` : ''}property ${key} should not exist`);
     if (leftOut.length > 0) throw new BadRequestException(leftOut);
     return instance;
+  }
+
+  /** A batch's items are checked in slices (see `ValidatedInSlices`), anything else at once. */
+  protected override async validate(object: object, options?: ValidatorOptions): Promise<ValidationError[]> {
+    return (await validatedInSlices(object, async (target) => super.validate(target, options))) ?? super.validate(object, options);
   }
 }

@@ -46,11 +46,15 @@ export class CronExpression {
 
   constructor(readonly expression: string) {
     try {
-      // Times given to croner are naive wall times (UTC fields = local fields), so it works in UTC.
-      this.cron = new Cron(expression, { timezone: 'UTC', mode: '5-or-6-parts', domAndDow: false, paused: true });
+      // Times given to croner are naive wall times (UTC fields = local fields), so it works at offset 0:
+      // plain arithmetic, where a named zone ('UTC') made it format every candidate time through Intl.
+      this.cron = new Cron(expression, { utcOffset: 0, mode: '5-or-6-parts', domAndDow: false, paused: true });
     } catch (error) {
       throw new InvalidCronError(expression, (error as Error).message.replace(/^CronPattern: /, ''));
     }
+    // croner marks every year 1–9999 in a table that nothing reads when, as here, the year is `*`
+    // (5 or 6 fields): kept, it made a remembered expression weigh tens of kilobytes.
+    this.pattern().year = [];
   }
 
   /** The first matching wall time strictly after `wall`, or null when the expression never matches again. */
@@ -72,9 +76,13 @@ export class CronExpression {
     return (this.parsedFields ??= this.readFields());
   }
 
+  /** croner keeps the pattern it parsed out of its typings; reading it spares parsing the expression twice. */
+  private pattern(): CronPattern {
+    return (this.cron as unknown as { _states: { pattern: CronPattern } })._states.pattern;
+  }
+
   private readFields(): CronFields {
-    // croner keeps the pattern it parsed out of its typings; reading it spares parsing the expression twice.
-    const { pattern } = (this.cron as unknown as { _states: { pattern: CronPattern } })._states;
+    const pattern = this.pattern();
     const monthDependent =
       pattern.lastDayOfMonth || pattern.lastWeekday || pattern.nearestWeekdays.some(Boolean) || pattern.dayOfWeek.some((n) => n !== 0 && n !== ANY_WEEK);
     return {

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Frequency } from '../action-vocabulary';
 import { LONGEST_DAY_GAP, shortestDayGap } from './cron-day-gap';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
@@ -19,8 +20,7 @@ interface WallSchedule {
 }
 
 /** Found once per expression: a batch of one schedule pays once. */
-const cronWallSchedules = new Map<string, WallSchedule>();
-const MAX_REMEMBERED = 1000;
+const cronWallSchedules = new LRUCache<string, WallSchedule>({ max: 1000 });
 
 /**
  * The shortest time between two consecutive scheduled occurrences of `schedule` (before jitter),
@@ -41,7 +41,6 @@ function cronWallSchedule(expression: string): WallSchedule {
   if (!wall) {
     const fields = cronOf(expression).fields();
     wall = { times: cronTimesOfDay(fields.hours, fields.minutes, fields.seconds), dayGap: shortestDayGap(fields) ?? LONGEST_DAY_GAP };
-    if (cronWallSchedules.size >= MAX_REMEMBERED) cronWallSchedules.delete(cronWallSchedules.keys().next().value!);
     cronWallSchedules.set(expression, wall);
   }
   return wall;

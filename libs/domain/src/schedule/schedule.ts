@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Frequency } from '../action-vocabulary';
 import { shortestDayGap } from './cron-day-gap';
 import { CronExpression } from './cron-expression';
@@ -76,15 +77,17 @@ export function occurrencesFrom(schedule: Schedule, first: Date, count: number, 
   return times;
 }
 
-/** Parsed expressions, reused: a worker advances many actions of few schedules, and a create reads one twice (first time, shortest gap). */
-const parsedCrons = new Map<string, CronExpression>();
-const MAX_PARSED_CRONS = 1000;
+/**
+ * Parsed expressions, reused: a worker advances many actions of few schedules, and a create reads
+ * one twice (first time, shortest gap). The most recently used are kept, so a batch of distinct
+ * expressions does not push out the few every worker keeps advancing.
+ */
+const parsedCrons = new LRUCache<string, CronExpression>({ max: 1000 });
 
 export function cronOf(expression: string): CronExpression {
   let cron = parsedCrons.get(expression);
   if (!cron) {
     cron = new CronExpression(expression);
-    if (parsedCrons.size >= MAX_PARSED_CRONS) parsedCrons.delete(parsedCrons.keys().next().value!);
     parsedCrons.set(expression, cron);
   }
   return cron;

@@ -3,6 +3,7 @@
  * stale in the repository. A wall time is represented as a Date whose UTC fields are the local
  * fields ("naive" time), which makes calendar arithmetic on it plain UTC arithmetic.
  */
+import { LRUCache } from 'lru-cache';
 
 /** Keyed by the name in lower case: zone names are case-insensitive, so spellings of one zone share one formatter. */
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -45,12 +46,36 @@ export function wallTime(instant: Date, zone: string): Date {
   return new Date(Date.UTC(Number(year), Number(month) - 1, Number(day), Number(hour), Number(minute), Number(second), instant.getUTCMilliseconds()));
 }
 
-/** The zone's offset from UTC at `instant`, in ms (local − UTC). */
-function offsetAt(instant: number, zone: string): number {
+/** The zone's offset from UTC at `instant`, in ms (local − UTC), as the runtime's zone data gives it. */
+function offsetReadAt(instant: number, zone: string): number {
   return wallTime(new Date(instant), zone).getTime() - instant;
 }
 
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+
+/**
+ * Offsets known to hold over a whole hour (by zone and hour since the epoch), or null where the
+ * clocks change within it. The schedules of a batch, created at one time, read the same few
+ * hours of one zone over and over; each read formats a time through Intl.
+ */
+const offsetsByHour = new LRUCache<string, { offset: number | null }>({ max: 10_000 });
+
+/**
+ * The zone's offset at `instant`. An hour that begins and ends on one offset keeps it throughout,
+ * since clocks change at most once in two days (see OffsetStretch).
+ */
+function offsetAt(instant: number, zone: string): number {
+  const hourStart = Math.floor(instant / HOUR_MS) * HOUR_MS;
+  const key = `${hourStart}/${zone.toLowerCase()}`;
+  let hour = offsetsByHour.get(key);
+  if (!hour) {
+    const offset = offsetReadAt(hourStart, zone);
+    hour = { offset: offsetReadAt(hourStart + HOUR_MS - 1, zone) === offset ? offset : null };
+    offsetsByHour.set(key, hour);
+  }
+  return hour.offset ?? offsetReadAt(instant, zone);
+}
 
 /**
  * The instant at which `zone` shows the wall time `wall`. A wall time that happens twice (the
@@ -106,12 +131,13 @@ export function offsetStretchUntil(end: number, zone: string): OffsetStretch {
  * whole seconds).
  */
 function firstOffsetChange(before: number, after: number, zone: string, unit = 1): number {
-  const oldOffset = offsetAt(before, zone);
+  // Read directly: each probe falls in an hour of its own, which the hourly offsets would read twice.
+  const oldOffset = offsetReadAt(before, zone);
   let low = before;
   let high = after;
   while (high - low > unit) {
     const middle = low + Math.floor((high - low) / 2 / unit) * unit;
-    if (offsetAt(middle, zone) === oldOffset) low = middle;
+    if (offsetReadAt(middle, zone) === oldOffset) low = middle;
     else high = middle;
   }
   return high;
@@ -149,9 +175,9 @@ export function clockChanges(zone: string): readonly ClockChange[] {
 function scanClockChanges(zone: string, from: number): ClockChange[] {
   const found = new Map<string, ClockChange>();
   const until = from + CHANGE_YEARS * 366 * DAY_MS;
-  let offset = offsetAt(from, zone);
+  let offset = offsetReadAt(from, zone);
   for (let sample = from; sample < until; sample += SAMPLE_STEP_MS) {
-    const next = offsetAt(sample + SAMPLE_STEP_MS, zone);
+    const next = offsetReadAt(sample + SAMPLE_STEP_MS, zone);
     if (next === offset) continue;
     const instant = firstOffsetChange(sample, sample + SAMPLE_STEP_MS, zone, 1000);
     const at = (((instant + offset) % DAY_MS) + DAY_MS) % DAY_MS;

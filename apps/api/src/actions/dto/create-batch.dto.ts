@@ -2,6 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
 import { CreateBatchRequest } from '@punctual/contract';
+import { ValidatedInSlices } from '../../http/validated-in-slices';
 import { CreateActionDto } from './create-action.dto';
 
 export const MAX_BATCH_SIZE = 1000;
@@ -13,6 +14,7 @@ export class CreateBatchDto implements CreateBatchRequest {
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_BATCH_SIZE)
   @ValidateNested({ each: true })
+  @ValidatedInSlices()
   @Type(() => CreateActionDto)
   items: CreateActionDto[];
 }
