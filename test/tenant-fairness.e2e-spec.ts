@@ -9,13 +9,16 @@ const BURST = 2000;
 
 describe("Fairness: one tenant's burst holds up no other tenant, and a tenant's concurrency limit holds across workers (contract §13)", () => {
   let api: ApiTestApp;
-  let workers: INestApplicationContext[];
+  let workers: INestApplicationContext[] = [];
   const receiver = new HttpReceiver();
+  /** Two workers, started once and kept for the file's later tests. */
+  const startWorkers = async () => {
+    if (workers.length === 0) workers = [await startWorker(), await startWorker()];
+  };
 
   beforeAll(async () => {
     await receiver.start();
     api = await startCleanApiApp();
-    workers = [await startWorker(), await startWorker()];
   });
   afterAll(async () => {
     await Promise.all(workers.map((worker) => worker.close()));
@@ -28,8 +31,9 @@ describe("Fairness: one tenant's burst holds up no other tenant, and a tenant's 
     (await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE tenant_id = $1 AND status = 'COMPLETED'`, [tenant]))[0].n as number;
 
   it("another tenant's action due at the instant of a burst starts before half of the burst has", async () => {
-    // Room for storing the burst on a loaded machine: everything must be queued before it is due.
-    const due = Date.now() + 15_000;
+    // No worker runs while the burst is stored, so however long a loaded machine takes to store it,
+    // every job is queued before any is taken: the order they run in is the queue's alone.
+    const due = Date.now();
     for (let from = 0; from < BURST; from += 1000) {
       const items = Array.from({ length: 1000 }, () => calling('/burst', due));
       expect((await api.client.post('/actions/batch', { items })).status).toBe(201);
@@ -37,7 +41,7 @@ describe("Fairness: one tenant's burst holds up no other tenant, and a tenant's 
     // Queued after the whole burst, so that first come, first served would run it last.
     const other = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...OTHER_TENANT_KEY });
     expect((await other.post('/actions', calling('/other', due))).status).toBe(201);
-    expect(Date.now()).toBeLessThan(due);
+    await startWorkers();
 
     await waitUntil("the other tenant's call", () => receiver.callsTo('/other').length === 1, 30_000);
     const otherAt = receiver.calls.findIndex((call) => call.path === '/other');
@@ -50,6 +54,7 @@ describe("Fairness: one tenant's burst holds up no other tenant, and a tenant's 
   it("a tenant's maxConcurrency caps its attempts at once across workers; parked jobs run as slots free, once each; others pass", async () => {
     const { id: tenant, key } = await tenantWithKey(api.client.baseUrl, `capped-${Math.random().toString(36).slice(2, 8)}`, { maxConcurrency: 2 });
     const capped = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...key });
+    await startWorkers();
 
     receiver.delayNext(1000, 300);
     try {
