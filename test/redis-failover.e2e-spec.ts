@@ -1,10 +1,9 @@
-import { INestApplicationContext } from '@nestjs/common';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HttpReceiver, LocalRedisCluster, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { startWorker } from './support/worker-test-app';
+import { AppProcess, WORKER_READY } from './support/app-process';
 
 /** Ports of this spec's own cluster, apart from the one the e2e-cluster tier shares. */
 const FIRST_PORT = 7200;
@@ -23,16 +22,19 @@ describe('A Redis Cluster master dies with actions due across it (contract §14)
     OVERDUE_GRACE_MS: '1000',
   };
   let api: ApiTestApp;
-  let worker: INestApplicationContext;
+  // A process of its own: a BullMQ consumer that cannot close while its cluster is broken is killed
+  // with it, rather than left retrying inside the test runner.
+  let worker: AppProcess;
 
   beforeAll(async () => {
     await cluster.start();
     await receiver.start();
     api = await startCleanApiApp(undefined, env);
-    worker = await startWorker({ env });
+    worker = await new AppProcess('worker', env).ready(WORKER_READY, 60_000);
   }, 120_000);
   afterAll(async () => {
-    await worker?.close();
+    worker?.kill('SIGKILL');
+    await worker?.exited;
     await api?.close();
     await receiver.stop();
     await cluster.stop();
@@ -61,15 +63,14 @@ describe('A Redis Cluster master dies with actions due across it (contract §14)
     await failedOver;
     await cluster.healthy();
 
-    await waitUntil(
-      'every action to complete',
-      async () => {
-        const [row] = await api.db.query(`SELECT count(*)::int AS n FROM actions WHERE id = ANY($1) AND status = 'COMPLETED'`, [actions.map((a) => a.id)]);
-        return row.n === actions.length;
-      },
-      90_000,
-      250,
-    );
+    const unfinished = async (): Promise<{ id: string; status: string; next_attempt_at: Date; claimed_until: Date | null }[]> =>
+      api.db.query(`SELECT id, status, next_attempt_at, claimed_until FROM actions WHERE id = ANY($1) AND status <> 'COMPLETED'`, [
+        actions.map((a) => a.id),
+      ]);
+    await waitUntil('every action to complete', async () => (await unfinished()).length === 0, 90_000, 250).catch(async (error: Error) => {
+      // Says what was left and what the worker saw, so a failure here can be read without running it again.
+      throw new Error(`${error.message}\nunfinished: ${JSON.stringify(await unfinished())}\nworker:\n${worker.logs().slice(-5000)}`);
+    });
     const calls = receiver.callsTo('/failover');
     const callsPerKey = receiver.callsByIdempotencyKey();
     expect(actions.filter(({ id }) => callsPerKey.get(`${id}:1`) !== 1).map(({ id }) => `${id}: ${callsPerKey.get(`${id}:1`) ?? 0}`)).toEqual([]);
