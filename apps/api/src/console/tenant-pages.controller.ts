@@ -156,17 +156,7 @@ export class TenantPagesController {
   async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @ConsoleSessionDigest() session: string, @Res() res: Response): Promise<void> {
     const madeKey = redirected(query, 'key', (value) => KEY_ID.test(value), "an API key's id");
     if (madeKey === undefined) return this.send(res, HttpStatus.OK, csrfToken, doneNotice(query));
-    const newKey = await this.tenants.revealKey(madeKey, session);
-    if (newKey) {
-      const text = `Made key ${madeKey} for tenant ${newKey.tenant}. Copy its secret now: it is shown only on this page.`;
-      return this.send(res, HttpStatus.OK, csrfToken, { kind: 'success', text }, { newKey });
-    }
-    const tenant = (await this.tenants.list()).find((t) => t.keys.some((key) => key.keyId === madeKey));
-    const shown = tenant ? `Made key ${madeKey} for tenant ${tenant.id}. ` : '';
-    await this.send(res, HttpStatus.OK, csrfToken, {
-      kind: 'success',
-      text: `${shown}Its secret is shown only once: if it was not copied, make another key and revoke this one.`,
-    });
+    await this.showMadeKey(res, csrfToken, madeKey, session);
   }
 
   @Post()
@@ -237,6 +227,19 @@ export class TenantPagesController {
     const refusal = await refusalOf(() => this.tenants.revokeKey(id, keyId));
     if (!refusal) return this.redirect(res, { revoked: keyId }, id);
     await this.send(res, refusal.status, csrfToken, refusal.notice);
+  }
+
+  /** The page after making a key: with its secret the first time this session asks, with its id alone after that. */
+  private async showMadeKey(res: Response, csrfToken: string, keyId: string, session: string): Promise<void> {
+    const newKey = await this.tenants.revealKey(keyId, session);
+    if (newKey) {
+      const text = `Made key ${keyId} for tenant ${newKey.tenant}. Copy its secret now: it is shown only on this page.`;
+      return this.send(res, HttpStatus.OK, csrfToken, { kind: 'success', text }, { newKey });
+    }
+    const tenant = (await this.tenants.list()).find((t) => t.keys.some((key) => key.keyId === keyId));
+    const made = tenant ? `Made key ${keyId} for tenant ${tenant.id}. ` : '';
+    const text = `${made}Its secret is shown only once: if it was not copied, make another key and revoke this one.`;
+    await this.send(res, HttpStatus.OK, csrfToken, { kind: 'success', text });
   }
 
   private redirect(res: Response, done: Record<string, string>, tenant: string): void {
