@@ -1,10 +1,25 @@
-import { ActivityRepository, MinuteActivity } from '@app/database';
+import { ActivityRepository, EVERY_TENANT, MinuteActivity } from '@app/database';
 import { LastHourActivity } from '../apps/api/src/console/last-hour-activity';
-import { HttpReceiver, waitUntil } from '@app/testing';
+import { SignedHttp } from '@punctual/client';
+import { HttpReceiver, OTHER_TENANT_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { basicAuth } from './support/console-browser';
 import { emptyTables, httpRequestExample } from './support/fixtures';
 import { startWorker } from './support/worker-test-app';
+
+/** The overview's page, as an operator's browser gets it. */
+async function overviewPage(baseUrl: string, tenant?: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/admin${tenant ? `?tenant=${tenant}` : ''}`, { headers: basicAuth() });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+/** The attempts started in the last hour, from the table of figures per minute (its fifth column). */
+function startedIn(page: string): number {
+  const table = /<details id="minute-figures">([\s\S]*?)<\/details>/.exec(page)?.[1] ?? '';
+  const rows = [...table.matchAll(/<tr>\s*<td>[\s\S]*?<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>\s*<td>(\d+)<\/td>/g)];
+  return rows.reduce((sum, row) => sum + Number(row[4]), 0);
+}
 
 const totals = (minutes: MinuteActivity[]) =>
   minutes.reduce(
@@ -49,7 +64,7 @@ describe('Console activity figures', () => {
         async () => (await api.client.get(`/actions/${repeating}`)).body.occurrence === 2,
       );
 
-      const minutes = await activity.perMinute(since, new Date(Date.now() + 1));
+      const minutes = await activity.perMinute(EVERY_TENANT, since, new Date(Date.now() + 1));
       expect(totals(minutes)).toEqual({ succeeded: 2, failed: 2, noAction: 0, started: 4 });
       for (const m of minutes.filter((minute) => minute.started > 0)) {
         expect(m.lagP50Ms).toBeGreaterThanOrEqual(0);
@@ -100,7 +115,7 @@ describe('Console activity figures', () => {
       );
     }
 
-    const minutes = await activity.perMinute(new Date(at('00:30')), new Date(at('03:00')));
+    const minutes = await activity.perMinute(EVERY_TENANT, new Date(at('00:30')), new Date(at('03:00')));
     expect(minutes.map((m) => ({ ...m, minute: m.minute.toISOString() }))).toEqual([
       { minute: at('00:00.000'), succeeded: 1, failed: 0, noAction: 0, started: 2, lagP50Ms: 200, lagP99Ms: 298 },
       { minute: at('01:00.000'), succeeded: 0, failed: 3, noAction: 0, started: 1, lagP50Ms: 1000, lagP99Ms: 1000 },
@@ -127,7 +142,7 @@ describe('Console activity figures', () => {
         [id, from, to, attempt, time],
       );
     }
-    const [minute] = await activity.perMinute(new Date(at('00:30')), new Date(at('01:00')));
+    const [minute] = await activity.perMinute(EVERY_TENANT, new Date(at('00:30')), new Date(at('01:00')));
     expect(minute).toMatchObject({ succeeded: 1, failed: 1, noAction: 0, started: 0 });
   });
 
@@ -144,18 +159,48 @@ describe('Console activity figures', () => {
     const lastHour = new LastHourActivity(activity);
     const reads = jest.spyOn(activity, 'perMinute');
 
-    const first = await lastHour.at(now);
+    const first = await lastHour.at(now, EVERY_TENANT);
     expect(first).toHaveLength(60);
     expect(first.reduce((sum, m) => sum + m.started, 0)).toBe(1);
-    expect(reads.mock.calls[0][0].getTime()).toBe(first[0].minute.getTime());
+    expect(reads.mock.calls[0][1].getTime()).toBe(first[0].minute.getTime());
 
     // Finished minutes are not read again: a change there is not seen; one in the current minute is.
     await api.db.query(`DELETE FROM action_history WHERE at < $1`, [claimAt(60_000)]);
     await claim(now);
-    const second = await lastHour.at(new Date(now.getTime() + 1));
+    const second = await lastHour.at(new Date(now.getTime() + 1), EVERY_TENANT);
     expect(second.reduce((sum, m) => sum + m.started, 0)).toBe(2);
-    expect(reads.mock.calls[1][0].getTime()).toBeGreaterThanOrEqual(now.getTime() - 3 * 60_000);
+    expect(reads.mock.calls[1][1].getTime()).toBeGreaterThanOrEqual(now.getTime() - 3 * 60_000);
     reads.mockRestore();
+  });
+
+  it('limits the overdue actions and the last hour to the tenant the overview is filtered by', async () => {
+    const other = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...OTHER_TENANT_KEY });
+    const [mine, mineToo] = await Promise.all([create(httpRequestExample(-60_000)), create(httpRequestExample(-90_000))]);
+    const theirs = (await other.post('/actions', httpRequestExample(-120_000))).body.id as string;
+    // Claims in the last hour: two of this tenant's actions, three of the other tenant's, in a minute already finished.
+    const claimedAt = new Date(Date.now() - 5 * 60_000);
+    for (const id of [mine, mineToo, theirs, theirs, theirs]) {
+      await api.db.query(
+        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, at, due_at) VALUES ($1, 'PENDING', 'IN_PROGRESS', 1, 1, $2, $3)`,
+        [id, claimedAt, new Date(claimedAt.getTime() - 40)],
+      );
+    }
+
+    // Every tenant's first, so that minutes read for every tenant are kept before a tenant's are asked for.
+    const everyTenant = await overviewPage(api.client.baseUrl);
+    expect(everyTenant).toContain('3 PENDING actions are more than 10 s late');
+    expect(startedIn(everyTenant)).toBe(5);
+
+    const theirPage = await overviewPage(api.client.baseUrl, 'team-b');
+    expect(theirPage).toContain('1 PENDING action is more than 10 s late');
+    expect(theirPage).toContain(`/admin/actions/${theirs}`);
+    expect(theirPage).not.toContain(`/admin/actions/${mine}`);
+    expect(startedIn(theirPage)).toBe(3);
+
+    const myPage = await overviewPage(api.client.baseUrl, 'default');
+    expect(myPage).toContain('2 PENDING actions are more than 10 s late');
+    expect(myPage).not.toContain(`/admin/actions/${theirs}`);
+    expect(startedIn(myPage)).toBe(2);
   });
 
   it('finds PENDING actions that are late, most overdue first, and the overview names them', async () => {
@@ -164,7 +209,7 @@ describe('Console activity figures', () => {
     await create(httpRequestExample(-2_000));
     await create(httpRequestExample(3_600_000));
 
-    const overdue = await activity.overdue(new Date(Date.now() - 10_000), 10);
+    const overdue = await activity.overdue(EVERY_TENANT, new Date(Date.now() - 10_000), 10);
     expect(overdue.count).toBe(2);
     expect(overdue.oldest.map((action) => action.id)).toEqual([later, late]);
     const page = await (await fetch(`${api.client.baseUrl}/admin`, { headers: basicAuth() })).text();

@@ -116,15 +116,16 @@ describe('Operator console tenants (in Chromium)', () => {
 
     await page.goto('/admin');
     await expect(tile('PENDING')).resolves.toBe('2');
-    await expect(page.locator('[data-every-tenant]').count()).resolves.toBe(0);
+    await expect(page.locator('#overdue').textContent()).resolves.toBe('Overdue');
     await page.getByLabel('Tenant', { exact: true }).selectOption(OTHER_TENANT);
     await page.getByRole('button', { name: 'Show' }).click();
     await page.waitForURL('**/admin?tenant=team-b');
     await expect(tile('PENDING')).resolves.toBe('1');
     await expect(tile('FAILED')).resolves.toBe('1');
     await expect(page.locator('#by-status').textContent()).resolves.toContain('2 of tenant team-b');
-    // The overdue actions and the last hour are of every tenant, and say so.
-    await expect(page.locator('[data-every-tenant]').count()).resolves.toBe(2);
+    // The overdue actions and the last hour are of that tenant too, and say so.
+    await expect(page.locator('#overdue').textContent()).resolves.toBe('Overdue (of tenant team-b)');
+    await expect(page.locator('#last-hour').textContent()).resolves.toBe('Last hour (of tenant team-b)');
     await page.goto('/admin?tenant=default');
     await expect(tile('PENDING')).resolves.toBe('1');
     await expect(tile('FAILED')).resolves.toBe('1');
@@ -372,22 +373,31 @@ describe('Operator console tenants (in Chromium)', () => {
     expect((await admin('POST', '/tenants', { id })).status).toBe(201);
     await page.goto('/admin/tenants');
 
+    // Post/redirect/get: the POST makes the key and sends the browser on; the page it lands on shows the secret.
     const made = posted(`/admin/tenants/${id}/keys`);
+    const shown = page.waitForResponse((r) => r.request().method() === 'GET' && new URL(r.url()).pathname === '/admin/tenants');
     await tenantSection(id)
       .getByRole('button', { name: `Make a key for ${id}` })
       .click();
-    expect((await made).status()).toBe(201);
+    expect((await made).status()).toBe(303);
     // The page holds the secret: no cache along the way may keep it.
-    expect((await made).headers()['cache-control']).toBe('no-store');
+    expect((await shown).headers()['cache-control']).toBe('no-store');
     const box = page.locator('[data-new-key]');
     await expect(box.textContent()).resolves.toContain('shown only now');
     const keyId = (await box.locator('[data-key-id]').textContent())!;
     const secret = (await box.locator('[data-secret]').textContent())!;
     expect(secret.length).toBeGreaterThanOrEqual(32);
-    // Never in a URL: the page is the POST's own answer.
-    expect(page.url()).toBe(`${api.client.baseUrl}/admin/tenants/${id}/keys`);
-    expect(page.url()).not.toContain(secret);
+    // Never in a URL: the redirect names the key, not its secret.
+    expect(page.url()).toBe(`${api.client.baseUrl}/admin/tenants?key=${keyId}#tenant-${id}`);
+    expect((await made).headers().location).not.toContain(secret);
     await expect(tenantSection(id).locator(`tr[data-key="${keyId}"]`).getAttribute('data-source')).resolves.toBe('admin');
+
+    // A reload shows the secret no more, and makes no other key.
+    await page.reload();
+    await expect(page.getByRole('status').textContent()).resolves.toContain(`Made key ${keyId} for tenant ${id}. Its secret is shown only once`);
+    await expect(page.locator('[data-new-key]').count()).resolves.toBe(0);
+    expect(await page.content()).not.toContain(secret);
+    expect((await admin('GET', `/tenants/${id}`)).body.keys.map((key: { keyId: string }) => key.keyId)).toEqual([keyId]);
 
     const signed = new SignedHttp<any>({ baseUrl: api.client.baseUrl, keyId, secret });
     const created = await signed.post('/actions', httpRequestExample());
@@ -396,10 +406,7 @@ describe('Operator console tenants (in Chromium)', () => {
     expect(row.tenant_id).toBe(id);
     expect((await api.client.get(`/actions/${created.body.id}`)).status).toBe(404);
 
-    // Shown once: the page drawn again lists the key, not its secret.
     await page.goto('/admin/tenants');
-    await expect(page.locator('[data-new-key]').count()).resolves.toBe(0);
-    expect(await page.content()).not.toContain(secret);
     await expect(tenantSection(id).locator('[data-quota]').textContent()).resolves.toBe(`1 of ${defaults.maxActiveActions}`);
 
     const revoked = posted(`/admin/tenants/${id}/keys/${keyId}/revoke`);
@@ -416,6 +423,38 @@ describe('Operator console tenants (in Chromium)', () => {
       REVOCATION_DEADLINE_MS,
     );
     expect(Date.now() - revokedAt).toBeLessThan(REVOCATION_DEADLINE_MS);
+  });
+
+  it('shows a new key’s secret to the console session that made it alone, and once', async () => {
+    const id = `reveal-${run}`;
+    expect((await admin('POST', '/tenants', { id })).status).toBe(201);
+    const origin = api.client.baseUrl;
+    const visit = async () => {
+      const response = await fetch(`${origin}/admin/tenants`, { headers: basicAuth() });
+      return { cookie: response.headers.get('set-cookie')!.split(';')[0], token: /name="_csrf" value="([^"]+)"/.exec(await response.text())![1] };
+    };
+    const [maker, other] = [await visit(), await visit()];
+    const made = await fetch(`${origin}/admin/tenants/${id}/keys`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { ...basicAuth(), cookie: maker.cookie, origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ _csrf: maker.token }).toString(),
+    });
+    expect(made.status).toBe(303);
+    expect(made.headers.get('set-cookie')).toBeNull();
+    await expect(made.text()).resolves.not.toMatch(/data-secret/);
+    const shownTo = async (session: { cookie: string }) => {
+      const response = await fetch(`${origin}${made.headers.get('location')}`, { headers: { ...basicAuth(), cookie: session.cookie } });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      return /data-secret>([^<]+)</.exec(await response.text())?.[1] ?? null;
+    };
+
+    expect(await shownTo(other)).toBeNull();
+    const secret = await shownTo(maker);
+    expect(secret).toEqual(expect.any(String));
+    expect(await shownTo(maker)).toBeNull();
+    const [{ keyId }] = (await admin('GET', `/tenants/${id}`)).body.keys;
+    expect((await new SignedHttp<any>({ baseUrl: origin, keyId, secret: secret! }).get('/actions')).status).toBe(200);
   });
 
   it('shows the admin API’s refusals of keys with their status: unknown key 404, a key of API_KEYS 409, an unknown tenant 404', async () => {

@@ -1,8 +1,10 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { PunctualClient, PunctualError } from '@punctual/client';
+import { PartitionsRepository, RetentionRepository } from '@app/database';
 import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { holdRetentionLock } from './support/retention-lock';
 import { Subscription, deliveriesWhen, subscribe, verifiedEvent } from './support/webhooks';
 import { startWorker } from './support/worker-test-app';
 
@@ -12,15 +14,19 @@ const WEBHOOK_TIMEOUT_MS = '5000';
 describe('Redelivering a webhook delivery', () => {
   let api: ApiTestApp;
   let worker: INestApplicationContext;
+  let releaseRetentionLock: () => Promise<void>;
   const receiver = new HttpReceiver();
 
   beforeAll(async () => {
     await receiver.start();
     api = await startCleanApiApp();
+    // Retention purges only when a spec calls it, at the moment it holds a race open.
+    releaseRetentionLock = await holdRetentionLock(api);
     worker = await startWorker({ env: { WEBHOOK_TIMEOUT_MS } });
   });
   afterAll(async () => {
     await worker?.close();
+    await releaseRetentionLock?.();
     await api?.close();
     await receiver.stop();
   });
@@ -131,8 +137,14 @@ describe('Redelivering a webhook delivery', () => {
     const answers = await Promise.all([redeliver(unknown, delivery.id), redeliver(subscription.id, unknown), redeliver(other.id, delivery.id)]);
     expect(answers.map((a) => [a.status, a.body.message])).toEqual([
       [404, `Webhook subscription ${unknown} not found`],
-      [404, `Delivery ${unknown} of webhook subscription ${subscription.id} not found`],
-      [404, `Delivery ${delivery.id} of webhook subscription ${other.id} not found`],
+      [
+        404,
+        `Delivery ${unknown} of webhook subscription ${subscription.id} not found; retention deletes a delivery with its event once the event is past RETENTION_DAYS`,
+      ],
+      [
+        404,
+        `Delivery ${delivery.id} of webhook subscription ${other.id} not found; retention deletes a delivery with its event once the event is past RETENTION_DAYS`,
+      ],
     ]);
     expect(await storedDeliveries()).toEqual(before);
     expect(receiver.calls).toHaveLength(1);
@@ -166,5 +178,132 @@ describe('Redelivering a webhook delivery', () => {
     const calls = receiver.callsTo('/concurrent');
     expect(calls).toHaveLength(2);
     expect(calls[1].headers['webhook-id']).toBe(calls[0].headers['webhook-id']);
+  });
+
+  describe('while retention purges its event', () => {
+    /** A subscription at `path` and a `webhook.test` event of it made `daysAgo`, its delivery stored DELIVERED as a first attempt leaves it. */
+    async function deliveredDaysAgo(path: string, daysAgo: number): Promise<{ subscription: Subscription; delivery: string }> {
+      const subscription = await subscribe(api.client, receiver.url(path), { events: ['action.failed'] });
+      // One transaction: the worker never sees the delivery pending.
+      const delivery = await api.db.transaction(async (manager) => {
+        const [event] = await manager.query(
+          `INSERT INTO webhook_events (tenant_id, type, subscription_id, created_at) VALUES ('default', 'webhook.test', $1, now() - make_interval(days => $2)) RETURNING id`,
+          [subscription.id, daysAgo],
+        );
+        const [[row]] = await manager.query(
+          `UPDATE webhook_deliveries SET status = 'DELIVERED', attempts = 1, last_status_code = 200, delivered_at = now(), queued_at = now() WHERE event_id = $1 RETURNING id`,
+          [event.id],
+        );
+        return row.id as string;
+      });
+      return { subscription, delivery };
+    }
+
+    /** The week partitions of the webhook outbox holding `daysAgo`, made or dropped. */
+    const weekOf = async (daysAgo: number, change: 'make' | 'drop') => {
+      const [{ suffix }] = await api.db.query(
+        `SELECT to_char(date_trunc('week', (now() - make_interval(days => $1)) AT TIME ZONE 'UTC'), '"_p"YYYYMMDD') AS suffix`,
+        [daysAgo],
+      );
+      if (change === 'drop') await api.db.query(`DROP TABLE IF EXISTS webhook_deliveries${suffix}, webhook_events${suffix}`);
+      else await api.db.query(`SELECT punctual_create_week_partitions(((now() - make_interval(days => $1)) AT TIME ZONE 'UTC')::date)`, [daysAgo]);
+      return { deliveries: `webhook_deliveries${suffix}`, events: `webhook_events${suffix}` };
+    };
+
+    /** Locks the delivery's row from a session of the spec's own, as a statement in flight would; returns what lets it go. */
+    async function lockDelivery(id: string): Promise<() => Promise<void>> {
+      const session = api.db.createQueryRunner();
+      await session.connect();
+      await session.startTransaction();
+      await session.query(`SELECT 1 FROM webhook_deliveries WHERE id = $1 FOR UPDATE`, [id]);
+      return async () => {
+        await session.rollbackTransaction();
+        await session.release();
+      };
+    }
+
+    /** Whether a statement containing `text` waits for a lock in the spec's database. */
+    const waitsForLock = async (text: string): Promise<boolean> => {
+      const rows: unknown[] = await api.db.query(
+        `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid() AND strpos(query, $1) > 0`,
+        [text],
+      );
+      return rows.length > 0;
+    };
+    /** Whether `promise` has settled, without waiting for it. */
+    const settled = (promise: Promise<unknown>) =>
+      Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setImmediate(resolve, false))]);
+
+    /** Every delivery whose event is gone: there must never be one. */
+    const orphans = () =>
+      api.db.query(
+        `SELECT d.id FROM webhook_deliveries d WHERE NOT EXISTS (SELECT 1 FROM webhook_events e WHERE e.id = d.event_id AND e.created_at = d.event_created_at)`,
+      );
+
+    it('delivers a redelivery under way when the purge of rows reaches its event, and the purge keeps the event', async () => {
+      await weekOf(10, 'drop');
+      const { subscription, delivery } = await deliveredDaysAgo('/purged-row', 10);
+      const [{ part }] = await api.db.query(`SELECT tableoid::regclass::text AS part FROM webhook_deliveries WHERE id = $1`, [delivery]);
+      expect(part).toBe('webhook_deliveries_default');
+
+      const release = await lockDelivery(delivery);
+      const redelivery = redeliver(subscription.id, delivery);
+      await waitUntil('the redelivery to wait for the delivery', () => waitsForLock('attempts_before_redelivery'));
+      // Retention of 7 days: the event, 10 days old, is past it.
+      const purge = api.app.get(RetentionRepository).purgeUnpartitionedWebhookEvents(7, 100);
+      await waitUntil('the purge to end or wait', async () => (await settled(purge)) || waitsForLock('webhook_events_default'));
+      await release();
+
+      expect((await redelivery).status).toBe(202);
+      await purge;
+      const [done] = await deliveriesWhen(api.client, subscription.id, (items) => items[0]?.status === 'DELIVERED' && items[0].attempts === 2);
+      expect(done.id).toBe(delivery);
+      expect(receiver.callsTo('/purged-row')).toHaveLength(1);
+      expect(await orphans()).toEqual([]);
+      // Delivered, it goes at the next purge.
+      expect(await api.app.get(RetentionRepository).purgeUnpartitionedWebhookEvents(7, 100)).toBe(1);
+      expect(await orphans()).toEqual([]);
+    });
+
+    it('refuses a redelivery that waited for the purge of its event with 404, saying retention deletes it, and leaves no delivery behind', async () => {
+      await weekOf(10, 'drop');
+      const { subscription, delivery } = await deliveredDaysAgo('/purged-first', 10);
+
+      const release = await lockDelivery(delivery);
+      const purge = api.app.get(RetentionRepository).purgeUnpartitionedWebhookEvents(7, 100);
+      await waitUntil('the purge to wait for the delivery', () => waitsForLock('webhook_events_default'));
+      const redelivery = redeliver(subscription.id, delivery);
+      await waitUntil('the redelivery to wait for the purge', () => waitsForLock('attempts_before_redelivery'));
+      await release();
+
+      expect(await purge).toBe(1);
+      const answer = await redelivery;
+      expect(answer.status).toBe(404);
+      expect(answer.body.message).toBe(
+        `Delivery ${delivery} of webhook subscription ${subscription.id} not found; retention deletes a delivery with its event once the event is past RETENTION_DAYS`,
+      );
+      expect(await orphans()).toEqual([]);
+      expect((await api.client.get(`/webhooks/${subscription.id}/deliveries`)).body.items).toEqual([]);
+      expect(receiver.callsTo('/purged-first')).toHaveLength(0);
+    });
+
+    it('keeps a week past retention while a redelivery of it is under way, delivers it, then drops the week', async () => {
+      const week = await weekOf(24, 'make');
+      const { subscription, delivery } = await deliveredDaysAgo('/purged-week', 24);
+      const partitions = worker.get(PartitionsRepository);
+
+      const release = await lockDelivery(delivery);
+      const redelivery = redeliver(subscription.id, delivery);
+      await waitUntil('the redelivery to wait for the delivery', () => waitsForLock('attempts_before_redelivery'));
+      const busy = await partitions.upkeep(14);
+      expect(busy.kept).toEqual(expect.arrayContaining([{ partition: week.events, reason: 'busy' }]));
+      await release();
+      expect((await redelivery).status).toBe(202);
+
+      await deliveriesWhen(api.client, subscription.id, (items) => items[0]?.status === 'DELIVERED' && items[0].attempts === 2);
+      expect(receiver.callsTo('/purged-week')).toHaveLength(1);
+      expect((await partitions.upkeep(14)).dropped).toEqual(expect.arrayContaining([week.deliveries, week.events]));
+      expect(await orphans()).toEqual([]);
+    });
   });
 });

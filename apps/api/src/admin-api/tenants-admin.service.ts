@@ -86,15 +86,25 @@ export class TenantsAdminService implements OnApplicationBootstrap {
     if (problems.length > 0) throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: problems });
   }
 
-  /** A new key of the tenant: a random id and secret, the secret stored encrypted and answered only now. */
-  async createKey(tenant: string): Promise<CreatedKey> {
+  /**
+   * A new key of the tenant: a random id and secret, the secret stored encrypted and answered only
+   * now, or, with `reveal`, also once more to that reader (`revealKey`).
+   */
+  async createKey(tenant: string, reveal?: { to: string; forMs: number }): Promise<CreatedKey> {
     if (!this.ring.enabled) throw new SecretKeyNotConfiguredError();
     const keyId = `key_${randomBytes(10).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
-    const stored = await this.tenants.addKey(tenant, keyId, this.ring.encrypt(secret));
+    const stored = await this.tenants.addKey(tenant, keyId, this.ring.encrypt(secret), reveal);
     if (!stored) throw new TenantNotFoundError(tenant);
     this.keys.remember(keyId, { secret, tenant });
     return { keyId, secret, createdAt: stored.createdAt };
+  }
+
+  /** The key `createKey` was asked to reveal to `to`, with its secret, the first time `to` asks while the key lives; null after that. */
+  async revealKey(keyId: string, to: string): Promise<{ tenant: string; key: CreatedKey } | null> {
+    const stored = await this.tenants.takeReveal(keyId, to);
+    if (!stored) return null;
+    return { tenant: stored.tenantId, key: { keyId, secret: this.ring.decrypt(stored.secretCiphertext), createdAt: stored.createdAt } };
   }
 
   /** Revokes a key made at run time; a key of API_KEYS is retired in the environment. */

@@ -10,8 +10,8 @@ import { OverviewData } from './views/overview.view';
 const OVERDUE_SHOWN = 10;
 
 /**
- * The overview's figures: the same counts as the API's stats, of every tenant or of one, overdue
- * actions, and the last hour from the history (those two always of every tenant).
+ * The overview's figures, of every tenant or of one: the same counts as the API's stats, overdue
+ * actions, and the last hour from the history.
  */
 @Injectable()
 export class OverviewService {
@@ -28,8 +28,8 @@ export class OverviewService {
     const overdueAfterMs = this.config.scheduling.overdueGraceMs;
     const [stats, overdue, minutes] = await Promise.all([
       this.actions.stats(scope),
-      this.activity.overdue(new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
-      this.lastHour.at(at),
+      this.activity.overdue(scope, new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
+      this.lastHour.at(at, scope),
     ]);
     return { stats, overdue, overdueAfterMs, minutes, at };
   }

@@ -10,6 +10,7 @@ import { ApiKeyConfiguredError, ApiKeyNotFoundError, SecretKeyNotConfiguredError
 import { validated } from '../rpc/rpc-input';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { ConsoleInputError, RawInput, parseTenantId, textField } from './console-input';
+import { ConsoleSessionDigest } from './security/console-session.decorator';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
 import { queryString } from './views/html';
@@ -33,6 +34,8 @@ const LIMIT_NAMES: readonly LimitName[] = ['maxActiveActions', 'createRate', 'ma
 const WHOLE_NUMBER = /^-?\d{1,15}$/;
 /** Transport names are those of MESSAGE_TRANSPORTS, which hold no space or comma. */
 const TRANSPORT_SEPARATORS = /[\s,]+/;
+/** How long after its key is made the page the browser is sent on to may show the secret: that page follows at once. */
+const KEY_REVEAL_MS = 2 * 60_000;
 
 interface Refusal {
   status: HttpStatus;
@@ -130,8 +133,9 @@ async function refusalOf(apply: () => Promise<unknown>): Promise<Refusal | null>
  * `/admin/tenants`: every tenant with its quota use, its limits (its own or the deployment's), what
  * it may message, and its keys; creating tenants, changing their limits and messaging, making and revoking keys, through the same
  * `TenantsAdminService` and DTOs as the admin API. A refusal shows the page again with its reason
- * and status, and changes nothing. A new key's secret is shown on the answer to the POST that made
- * it (201), never in a URL, and cannot be shown again.
+ * and status, and changes nothing. A change redirects, so a reload does not send it again. A new
+ * key's secret is shown by the page that redirect leads to, to the console session that made the
+ * key alone and once: never in a URL, a cookie or a log.
  */
 @ApiExcludeController()
 @Controller('admin/tenants')
@@ -149,8 +153,10 @@ export class TenantPagesController {
   }
 
   @Get()
-  async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    await this.send(res, HttpStatus.OK, csrfToken, doneNotice(query));
+  async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @ConsoleSessionDigest() session: string, @Res() res: Response): Promise<void> {
+    const madeKey = redirected(query, 'key', (value) => KEY_ID.test(value), "an API key's id");
+    if (madeKey === undefined) return this.send(res, HttpStatus.OK, csrfToken, doneNotice(query));
+    await this.showMadeKey(res, csrfToken, madeKey, session);
   }
 
   @Post()
@@ -195,18 +201,22 @@ export class TenantPagesController {
 
   @Post(':id/keys')
   @UseGuards(CsrfGuard)
-  async createKey(@Param('id') rawId: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
+  async createKey(
+    @Param('id') rawId: string,
+    @CsrfToken() csrfToken: string,
+    @ConsoleSessionDigest() session: string,
+    @Res() res: Response,
+  ): Promise<void> {
     const id = parseTenantId(rawId, 'id');
     let key: CreatedKey;
     try {
-      key = await this.tenants.createKey(id);
+      key = await this.tenants.createKey(id, { to: session, forMs: KEY_REVEAL_MS });
     } catch (error) {
       const refusal = refusalFor(error);
       return this.send(res, refusal.status, csrfToken, refusal.notice);
     }
-    // No redirect: the secret would have to travel in its URL. This answer is the one place it is shown.
-    const notice: Notice = { kind: 'success', text: `Made key ${key.keyId} for tenant ${id}. Copy its secret now: it is shown only on this page.` };
-    await this.send(res, HttpStatus.CREATED, csrfToken, notice, { newKey: { tenant: id, key } });
+    // The page it leads to shows the secret, taken from storage; the URL names the key alone.
+    this.redirect(res, { key: key.keyId }, id);
   }
 
   @Post(':id/keys/:keyId/revoke')
@@ -217,6 +227,19 @@ export class TenantPagesController {
     const refusal = await refusalOf(() => this.tenants.revokeKey(id, keyId));
     if (!refusal) return this.redirect(res, { revoked: keyId }, id);
     await this.send(res, refusal.status, csrfToken, refusal.notice);
+  }
+
+  /** The page after making a key: with its secret the first time this session asks, with its id alone after that. */
+  private async showMadeKey(res: Response, csrfToken: string, keyId: string, session: string): Promise<void> {
+    const newKey = await this.tenants.revealKey(keyId, session);
+    if (newKey) {
+      const text = `Made key ${keyId} for tenant ${newKey.tenant}. Copy its secret now: it is shown only on this page.`;
+      return this.send(res, HttpStatus.OK, csrfToken, { kind: 'success', text }, { newKey });
+    }
+    const tenant = (await this.tenants.list()).find((t) => t.keys.some((key) => key.keyId === keyId));
+    const made = tenant ? `Made key ${keyId} for tenant ${tenant.id}. ` : '';
+    const text = `${made}Its secret is shown only once: if it was not copied, make another key and revoke this one.`;
+    await this.send(res, HttpStatus.OK, csrfToken, { kind: 'success', text });
   }
 
   private redirect(res: Response, done: Record<string, string>, tenant: string): void {

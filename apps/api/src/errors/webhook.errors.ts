@@ -27,12 +27,14 @@ export class TooManySubscriptionsError extends PunctualDomainError {
   }
 }
 
-/** The delivery id names no delivery of that subscription. → 404 */
+/** The delivery id names no delivery of that subscription: none ever did, or retention deleted it. → 404 */
 export class DeliveryNotFoundError extends PunctualDomainError {
   readonly code = ErrorCode.DeliveryNotFound;
 
   constructor(subscriptionId: string, deliveryId: string) {
-    super(`Delivery ${deliveryId} of webhook subscription ${subscriptionId} not found`);
+    super(
+      `Delivery ${deliveryId} of webhook subscription ${subscriptionId} not found; retention deletes a delivery with its event once the event is past RETENTION_DAYS`,
+    );
   }
 }
 

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
 import { HELD_BY_PAUSE } from './held-by-pause';
 import { hydrate } from './hydrate';
+import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
 /** What happened in one minute: attempts ended by outcome, and the firing lag of the attempts started. */
 export interface MinuteActivity {
@@ -34,14 +35,17 @@ export interface OverdueActions {
  * occurrence, and only what follows tells them apart: after a success, the action's next entry
  * (or, while none came yet, the action itself) is at a later occurrence. An attempt that ended a
  * requested cancellation left a final CANCELED row whose retry count is 0 only after a success.
- * That costs one index probe per such entry, and none for the others.
+ * That costs one index probe per such entry, and none for the others. Limited to one tenant
+ * (`$3`), each entry in the range costs one more probe, of the action's primary key: the history
+ * does not name the tenant.
  */
-const MINUTES_SQL = `
+const minutesSql = (tenantFilter: string) => `
 WITH recent AS MATERIALIZED (
   SELECT h.id, h.action_id, h.at, h.from_status, h.to_status, h.occurrence, h.attempt, h.due_at
   FROM action_history h
   WHERE h.at >= date_trunc('minute', $1::timestamptz) AND h.at < $2
     AND (h.from_status = 'IN_PROGRESS' OR h.to_status IN ('IN_PROGRESS', 'NO_ACTION'))
+    ${tenantFilter}
 ), outcomes AS (
   SELECT date_trunc('minute', r.at) AS minute,
     CASE
@@ -77,14 +81,21 @@ LEFT JOIN by_outcome o USING (minute)
 LEFT JOIN lags l USING (minute)
 ORDER BY m.minute`;
 
+const EVERY_TENANT_MINUTES_SQL = minutesSql('');
+const TENANT_MINUTES_SQL = minutesSql('AND EXISTS (SELECT 1 FROM actions a WHERE a.id = h.action_id AND a.tenant_id = $3)');
+
 /** Read-only figures about recent work, for operators: what ran, how it ended, how late it started, what is overdue. */
 @Injectable()
 export class ActivityRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** One entry per minute, from the whole minute `since` falls in up to `until` (exclusive), zero-filled. */
-  async perMinute(since: Date, until: Date): Promise<MinuteActivity[]> {
-    const rows: Record<string, string | Date | null>[] = await this.dataSource.query(MINUTES_SQL, [since, until]);
+  /** One entry per minute of the scope's actions, from the whole minute `since` falls in up to `until` (exclusive), zero-filled. */
+  async perMinute(scope: TenantScope, since: Date, until: Date): Promise<MinuteActivity[]> {
+    const tenant = ownedBy(scope);
+    const rows: Record<string, string | Date | null>[] =
+      tenant === null
+        ? await this.dataSource.query(EVERY_TENANT_MINUTES_SQL, [since, until])
+        : await this.dataSource.query(TENANT_MINUTES_SQL, [since, until, tenant]);
     return rows.map((row) => ({
       minute: row.minute as Date,
       succeeded: Number(row.succeeded),
@@ -96,17 +107,19 @@ export class ActivityRepository {
     }));
   }
 
-  /** PENDING actions due before `dueBefore` that have not started and are not held by a pause: their count and the `limit` most overdue. */
-  async overdue(dueBefore: Date, limit: number): Promise<OverdueActions> {
+  /** The scope's PENDING actions due before `dueBefore` that have not started and are not held by a pause: their count and the `limit` most overdue. */
+  async overdue(scope: TenantScope, dueBefore: Date, limit: number): Promise<OverdueActions> {
     // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
-    const [{ count }]: { count: string }[] = await this.dataSource.query(
-      `SELECT count(*) AS count FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE}`,
-      [dueBefore],
-    );
-    const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE} ORDER BY next_attempt_at, id LIMIT $2`,
-      [dueBefore, limit],
-    );
+    const overdue = `status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE} AND ${tenantCondition(scope, 'tenant_id', 2)}`;
+    const [{ count }]: { count: string }[] = await this.dataSource.query(`SELECT count(*) AS count FROM actions WHERE ${overdue}`, [
+      dueBefore,
+      ownedBy(scope),
+    ]);
+    const rows: Record<string, unknown>[] = await this.dataSource.query(`SELECT * FROM actions WHERE ${overdue} ORDER BY next_attempt_at, id LIMIT $3`, [
+      dueBefore,
+      ownedBy(scope),
+      limit,
+    ]);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     return { count: Number(count), oldest: rows.map((row) => hydrate<ActionEntity>(metadata, row)) };
   }

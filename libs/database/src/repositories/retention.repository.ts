@@ -7,6 +7,9 @@ import { SessionLock } from '../leadership/advisory-lock';
 /** Session-level advisory-lock key of the one process that purges ("rete"). */
 const RETENTION_LOCK = 0x72657465;
 
+/** A condition on the webhook event `e`: none of its deliveries is pending. */
+const NO_PENDING_DELIVERY = `NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.event_created_at = e.created_at AND d.status = 'PENDING')`;
+
 /**
  * Deletes, row by row, what has outlived its retention outside the weekly partitions (which
  * PartitionsRepository drops whole), one short statement per batch on the pool so no statement
@@ -52,22 +55,32 @@ export class RetentionRepository {
    * One batch of webhook events older than `retentionDays` in the DEFAULT partition with no
    * delivery still pending, with their deliveries: deliveries are kept as long as finished actions.
    * Every week with a partition is dropped whole instead (PartitionsRepository).
+   *
+   * The events are locked before their deliveries are looked at again, in a statement of its own:
+   * a redelivery share-locks its event before it makes the delivery pending (WebhooksRepository),
+   * so an event is either skipped here while a redelivery holds it, or locked here first, and then
+   * the redelivery waits and finds it gone; one that committed before the lock is seen pending.
    */
   async purgeUnpartitionedWebhookEvents(retentionDays: number, batchSize: number): Promise<number> {
-    const [{ count }]: { count: number }[] = await this.dataSource.query(
-      `WITH gone AS (
-         DELETE FROM webhook_events_default WHERE id IN (
-           SELECT e.id FROM webhook_events_default e WHERE e.created_at < now() - make_interval(days => $1)
-             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id AND d.event_created_at = e.created_at AND d.status = 'PENDING')
-           ORDER BY e.created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING id, created_at
-       ), deliveries AS (
-         DELETE FROM webhook_deliveries d USING gone WHERE d.event_id = gone.id AND d.event_created_at = gone.created_at
-       )
-       SELECT count(*)::int AS count FROM gone`,
-      [retentionDays, batchSize],
-    );
-    return count;
+    return this.dataSource.transaction(async (manager) => {
+      const locked: { id: string }[] = await manager.query(
+        `SELECT e.id FROM webhook_events_default e WHERE e.created_at < now() - make_interval(days => $1) AND ${NO_PENDING_DELIVERY}
+         ORDER BY e.created_at LIMIT $2 FOR UPDATE OF e SKIP LOCKED`,
+        [retentionDays, batchSize],
+      );
+      if (locked.length === 0) return 0;
+      const [{ count }]: { count: number }[] = await manager.query(
+        `WITH gone AS (
+           DELETE FROM webhook_events_default e WHERE e.id = ANY($1::uuid[]) AND ${NO_PENDING_DELIVERY}
+           RETURNING id, created_at
+         ), deliveries AS (
+           DELETE FROM webhook_deliveries d USING gone WHERE d.event_id = gone.id AND d.event_created_at = gone.created_at
+         )
+         SELECT count(*)::int AS count FROM gone`,
+        [locked.map((event) => event.id)],
+      );
+      return count;
+    });
   }
 
   /** One batch of idempotency keys past their 24 h. */

@@ -114,11 +114,36 @@ export class TenantsRepository {
   }
 
   /** Stores a new key of the tenant; null when there is no such tenant. */
-  async addKey(tenantId: string, keyId: string, secretCiphertext: string): Promise<{ keyId: string; createdAt: Date } | null> {
+  /**
+   * Adds a key to the tenant; null when there is no such tenant. With `reveal`, its secret may be
+   * read back once (`takeReveal`) by that reader within `forMs`.
+   */
+  async addKey(
+    tenantId: string,
+    keyId: string,
+    secretCiphertext: string,
+    reveal?: { to: string; forMs: number },
+  ): Promise<{ keyId: string; createdAt: Date } | null> {
     const rows: { keyId: string; createdAt: Date }[] = await this.dataSource.query(
-      `INSERT INTO api_keys (key_id, tenant_id, secret_ciphertext) SELECT $2, id, $3 FROM tenants WHERE id = $1
+      `INSERT INTO api_keys (key_id, tenant_id, secret_ciphertext, reveal_to, reveal_until)
+       SELECT $2, id, $3, $4, now() + $5::int * interval '1 millisecond' FROM tenants WHERE id = $1
        RETURNING key_id AS "keyId", created_at AS "createdAt"`,
-      [tenantId, keyId, secretCiphertext],
+      [tenantId, keyId, secretCiphertext, reveal?.to ?? null, reveal?.forMs ?? null],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * The key's encrypted secret, once, for the reader it was added to reveal to, while its chance
+   * lasts and the key is not revoked; null otherwise. The one statement that answers it clears the
+   * chance, so two readers at once cannot both have it.
+   */
+  async takeReveal(keyId: string, to: string): Promise<(StoredApiKey & { createdAt: Date }) | null> {
+    const [rows]: [(StoredApiKey & { createdAt: Date })[], number] = await this.dataSource.query(
+      `UPDATE api_keys SET reveal_to = NULL, reveal_until = NULL
+       WHERE key_id = $1 AND reveal_to = $2 AND reveal_until > now() AND revoked_at IS NULL
+       RETURNING ${STORED_KEY}, created_at AS "createdAt"`,
+      [keyId, to],
     );
     return rows[0] ?? null;
   }

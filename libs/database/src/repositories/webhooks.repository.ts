@@ -110,13 +110,22 @@ export class WebhooksRepository {
    * others find it pending. `attempts` counts on rather than starting over: a job's id names its
    * attempt and the queue keeps finished jobs for a while, so the job of an attempt number already
    * used would be dropped as a duplicate; and a stale job of an earlier attempt still claims nothing.
+   * The event is share-locked first, so retention never purges it under a delivery made pending:
+   * a purge of rows skips a locked event, and this waits for one under way and then finds nothing;
+   * the drop of a week waits for this statement, or this for the drop (RetentionRepository,
+   * PartitionsRepository).
    */
   async redeliver(subscriptionId: string, deliveryId: string): Promise<DeliveryRecord | null> {
     // For UPDATE … RETURNING, TypeORM's Postgres driver answers [returned rows, affected row count].
     const [rows]: [DeliveryRecord[], number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL,
+      `WITH event AS (
+         SELECT e.id, e.created_at, e.type, e.action_id
+         FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.created_at = d.event_created_at
+         WHERE d.id = $2 AND d.subscription_id = $1 FOR SHARE OF e
+       )
+       UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL,
          attempts_before_redelivery = d.attempts
-       FROM webhook_events e
+       FROM event e
        WHERE e.id = d.event_id AND e.created_at = d.event_created_at AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
        RETURNING ${DELIVERY}`,
       [subscriptionId, deliveryId],

@@ -3,7 +3,7 @@ import { ALL_STATUSES } from '@app/domain';
 import { activityCharts } from './activity-chart.view';
 import { count, dataTable, duration, statusBadge, timeTag } from './fragments';
 import { SafeHtml, html, queryString, segment } from './html';
-import { TenantFilter, everyTenantNote, tenantFilterForm } from './tenant-filter.view';
+import { TenantFilter, tenantFilterForm } from './tenant-filter.view';
 
 export interface OverviewData {
   stats: ActionStats;
@@ -11,7 +11,7 @@ export interface OverviewData {
   overdueAfterMs: number;
   minutes: MinuteActivity[];
   at: Date;
-  /** The counts are of this tenant or of every tenant; the overdue actions and the last hour are always of every tenant. */
+  /** Every figure is of this tenant, or of every tenant. */
   tenant: TenantFilter;
 }
 
@@ -49,7 +49,12 @@ function counts(stats: ActionStats, tenant: string | undefined): SafeHtml {
     </section>`;
 }
 
-function overdueSection(overdue: OverdueActions, afterMs: number, tenant: TenantFilter): SafeHtml {
+/** What a heading adds when the page is limited to one tenant. */
+function ofTenant(tenant: string | undefined): SafeHtml {
+  return tenant === undefined ? html`` : html` <span class="muted">(of tenant ${tenant})</span>`;
+}
+
+function overdueSection(overdue: OverdueActions, afterMs: number, tenant: string | undefined): SafeHtml {
   const items = overdue.oldest.map(
     (a) =>
       html`<li>
@@ -57,8 +62,7 @@ function overdueSection(overdue: OverdueActions, afterMs: number, tenant: Tenant
       </li>`,
   );
   return html`<section aria-labelledby="overdue">
-    <h2 id="overdue">Overdue</h2>
-    ${everyTenantNote(tenant)}
+    <h2 id="overdue">Overdue${ofTenant(tenant)}</h2>
     ${
       overdue.count === 0
         ? html`<p>No PENDING action is more than ${duration(afterMs)} late.</p>`
@@ -79,10 +83,10 @@ export function overviewView(data: OverviewData): SafeHtml {
     ${tenantFilterForm('/admin', data.tenant)}
     <div id="live-overview" data-live>
       <p class="muted live-note">Refreshes every 10 seconds. Figures as of ${timeTag(data.at)}.</p>
-      ${counts(data.stats, data.tenant.selected)} ${overdueSection(data.overdue, data.overdueAfterMs, data.tenant)}
+      ${counts(data.stats, data.tenant.selected)} ${overdueSection(data.overdue, data.overdueAfterMs, data.tenant.selected)}
       <section aria-labelledby="last-hour">
-        <h2 id="last-hour">Last hour</h2>
-        ${everyTenantNote(data.tenant)} ${activityCharts(data.minutes)}
+        <h2 id="last-hour">Last hour${ofTenant(data.tenant.selected)}</h2>
+        ${activityCharts(data.minutes)}
       </section>
     </div>`;
 }

@@ -36,10 +36,3 @@ export function tenantFilterForm(path: string, filter: TenantFilter): SafeHtml {
     <div class="field field-actions"><button type="submit">Show</button></div>
   </form>`;
 }
-
-/** What a page limited to one tenant says of a part that is not. */
-export function everyTenantNote(filter: TenantFilter): SafeHtml {
-  return filter.selected === undefined
-    ? html``
-    : html`<p class="muted" data-every-tenant>Of every tenant: this part is not limited to ${filter.selected}.</p>`;
-}

@@ -38,7 +38,7 @@ export interface TenantsPageData {
   transports: string[];
   /** A change of one tenant's messaging that was refused, to be corrected rather than typed again. */
   refusedMessaging?: { tenant: string; fields: MessagingFields };
-  /** A key made by this very request: its secret is shown here, and never again. */
+  /** A key this console session just made: its secret is shown here, and never again. */
   newKey?: { tenant: string; key: CreatedKey };
   csrfToken: string;
 }
