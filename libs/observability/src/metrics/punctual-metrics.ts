@@ -62,7 +62,7 @@ export class PunctualMetrics {
     });
     this.firingLagSeconds = new Histogram({
       name: 'punctual_firing_lag_seconds',
-      help: 'How late an attempt started: its start minus the time it was due',
+      help: 'How late an attempt started: its start minus the time it was due, or became runnable when that was later',
       labelNames: ['action'],
       buckets: FIRING_LAG_BUCKETS,
       registers: workerRegisters,
@@ -132,7 +132,7 @@ export class PunctualMetrics {
     if (this.enabled) this.attempts.labels(action.action, outcome, action.tenantId).inc();
   }
 
-  /** An attempt started `lagMs` after it was due (never below 0: a skewed worker clock is not an early run). */
+  /** An attempt started `lagMs` after it was due or became runnable, whichever was later (never below 0: a skewed worker clock is not an early run). */
   attemptStarted(action: string, lagMs: number): void {
     if (this.enabled) this.firingLagSeconds.labels(action).observe(Math.max(0, lagMs) / 1000);
   }
