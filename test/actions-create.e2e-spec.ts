@@ -250,7 +250,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
     });
 
     it('more than 1000 items → 400', async () => {
-      const items = Array.from({ length: 1001 }, () => ({ action: 'HTTP_REQUEST', executionTime: 0, data: { url: 'http://a.io' } }));
+      const items = Array.from({ length: 1001 }, () => httpRequestExample(3_600_000, { data: { url: 'http://a.io' } }));
       await expectRejected(() => api.client.post('/actions/batch', { items }), 400, /items must contain no more than 1000 elements/);
     });
 

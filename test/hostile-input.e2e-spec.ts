@@ -50,6 +50,12 @@ const patch = (name: string, body: unknown, message: RegExp): Case => ({
   status: 400,
   message,
 });
+const preview = (name: string, body: unknown, message: RegExp): Case => ({
+  name: `POST /actions/preview: ${name}`,
+  send: (api) => send(api, 'POST', '/actions/preview', body),
+  status: 400,
+  message,
+});
 const list = (query: string, message: RegExp): Case => ({
   name: `GET /actions?${query}`,
   send: (api) => api.client.get(`/actions?${query}`),
@@ -65,6 +71,13 @@ const history = (query: string, message: RegExp): Case => ({
 
 const raw = (text: string) => new Raw(text);
 
+/** An hour ahead in seconds, where milliseconds are meant: it would be 1970-01-21, and run at once. */
+const SECONDS_AN_HOUR_AHEAD = Math.floor((Date.now() + HOUR) / 1000);
+const IN_SECONDS = /^executionTime must be epoch milliseconds, not seconds: -?\d+ is below 100000000000 \(before 1973-03-03T09:46:40.000Z\)/m;
+const ITEM_IN_SECONDS = /^items\.2\.executionTime must be epoch milliseconds, not seconds/m;
+/** A time in epoch milliseconds for the bodies this spec writes as raw JSON. */
+const LATER = Date.now() + HOUR;
+
 const CASES: Case[] = [
   // null where the stored column cannot be null
   ...['action', 'executionTime', 'data'].map((field) =>
@@ -74,8 +87,13 @@ const CASES: Case[] = [
     create(`${field}: null`, notificationExample(HOUR, { [field]: null }), new RegExp(`^${field} must not be null`, 'm')),
   ),
   create('frequency: null on a one-off action', httpRequestExample(HOUR, { frequency: null }), /^frequency must not be null/m),
+  // seconds where milliseconds are meant: any number below 100,000,000,000 (before 1973-03-03)
+  ...[SECONDS_AN_HOUR_AHEAD, 0, -1, 99_999_999_999].map((time) =>
+    create(`executionTime ${time} (seconds, or before 1973)`, httpRequestExample(HOUR, { executionTime: time }), IN_SECONDS),
+  ),
+  create('endAt in seconds', notificationExample(HOUR, { endAt: SECONDS_AN_HOUR_AHEAD + 86_400 }), /^endAt must be epoch milliseconds, not seconds/m),
   // times outside years 1970–9999
-  ...[-1, Date.UTC(10000, 0, 1), 8.64e15, '0000-01-01T00:00:00Z', '+099999-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z'].map((time) =>
+  ...[Date.UTC(10000, 0, 1), 8.64e15, '0000-01-01T00:00:00Z', '+099999-01-01T00:00:00Z', '1969-12-31T23:59:59.999Z'].map((time) =>
     create(
       `executionTime ${JSON.stringify(time)}`,
       httpRequestExample(HOUR, { executionTime: time }),
@@ -114,12 +132,12 @@ const CASES: Case[] = [
   ),
   create(
     'an unpaired surrogate in metadata',
-    raw('{"action":"HTTP_REQUEST","executionTime":0,"data":{"url":"http://a.io"},"metadata":{"s":"\\ud800"}}'),
+    raw(`{"action":"HTTP_REQUEST","executionTime":${LATER},"data":{"url":"http://a.io"},"metadata":{"s":"\\ud800"}}`),
     /^metadata\.s must not contain an unpaired UTF-16 surrogate/m,
   ),
   create(
     'a number beyond a double in metadata',
-    raw('{"action":"HTTP_REQUEST","executionTime":0,"data":{"url":"http://a.io"},"metadata":{"n":1e400}}'),
+    raw(`{"action":"HTTP_REQUEST","executionTime":${LATER},"data":{"url":"http://a.io"},"metadata":{"n":1e400}}`),
     /^metadata\.n must be a finite number/m,
   ),
   // nesting
@@ -135,12 +153,12 @@ const CASES: Case[] = [
   // keys
   create(
     '__proto__ in data',
-    raw('{"action":"HTTP_REQUEST","executionTime":0,"data":{"url":"http://a.io","body":{"__proto__":{"admin":true}}}}'),
+    raw(`{"action":"HTTP_REQUEST","executionTime":${LATER},"data":{"url":"http://a.io","body":{"__proto__":{"admin":true}}}}`),
     /^data\.body\.__proto__: a key named __proto__ is not accepted/m,
   ),
   create(
     '__proto__ at the top',
-    raw('{"__proto__":{"x":1},"action":"HTTP_REQUEST","executionTime":0,"data":{"url":"http://a.io"}}'),
+    raw(`{"__proto__":{"x":1},"action":"HTTP_REQUEST","executionTime":${LATER},"data":{"url":"http://a.io"}}`),
     /^__proto__: a key named __proto__ is not accepted/m,
   ),
   create(
@@ -156,6 +174,7 @@ const CASES: Case[] = [
   create('a body that is an array', [httpRequestExample(HOUR)], /action must be a string/),
   // the same rules for each batch item, named by index
   batchItem('null executionTime', httpRequestExample(HOUR, { executionTime: null }), /^items\.2\.executionTime must be/m),
+  batchItem('executionTime in seconds', httpRequestExample(HOUR, { executionTime: SECONDS_AN_HOUR_AHEAD }), ITEM_IN_SECONDS),
   batchItem('null metadata', httpRequestExample(HOUR, { metadata: null }), /^items\.2\.metadata must not be null/m),
   batchItem('executionTime in year 10000', httpRequestExample(HOUR, { executionTime: '10000-01-01T00:00:00Z' }), /^items\.2\.executionTime must be/m),
   batchItem(
@@ -183,6 +202,7 @@ const CASES: Case[] = [
     patch(`${field}: null`, { [field]: null }, new RegExp(`^${field} must not be null`, 'm')),
   ),
   patch('executionTime in year 10000', { executionTime: Date.UTC(10000, 0, 1) }, /^executionTime must be .* between 1970/m),
+  patch('executionTime in seconds', { executionTime: SECONDS_AN_HOUR_AHEAD }, IN_SECONDS),
   patch('executionRemainder 2^31', { executionRemainder: INT32_OVERFLOW }, /^executionRemainder must be an integer ≥ 1 \(at most 2147483647\)/m),
   patch('U+0000 in a metadata key', { metadata: { 'a\u0000': 1 } }, /^metadata\["a\\u0000"\]: the key must not contain/m),
   patch('__proto__ in data', raw('{"data":{"mobile":"60123456789","__proto__":{}}}'), /^data\.__proto__: a key named __proto__ is not accepted/m),
@@ -192,6 +212,8 @@ const CASES: Case[] = [
     { data: { ...notificationExample().data, constructor: 1 } },
     /^data\.constructor: property constructor should not exist/m,
   ),
+  // preview: the rules of create
+  preview('executionTime in seconds', httpRequestExample(HOUR, { executionTime: SECONDS_AN_HOUR_AHEAD }), IN_SECONDS),
   // list query
   list(`limit=${INT32_OVERFLOW}`, /limit must be an integer from 1 to 500/),
   list('limit=99999999999999999999', /limit must be an integer from 1 to 500/),

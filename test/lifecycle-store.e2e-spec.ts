@@ -137,7 +137,7 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   it('writes nothing, and answers null, when the row moved on since it was read', async () => {
     const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending });
-    const first = transition(action, { type: 'patched', by: 'test-key', changes: { executionTime: new Date(Date.now() + 3_600_000) } });
+    const first = transition(action, { type: 'patched', now: new Date(), by: 'test-key', changes: { executionTime: new Date(Date.now() + 3_600_000) } });
     expect(await store.persist(first, { kind: 'revision', statuses: [ActionStatus.Pending] })).not.toBeNull();
     const stale = transition(action, { type: 'typeUnknown', note: 'stale' });
     expect(await store.persist(stale, { kind: 'revision', statuses: [ActionStatus.Pending] })).toBeNull();
@@ -149,8 +149,8 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   it('keeps both of two changes of different fields read at the same revision', async () => {
     const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: new Date(Date.now() + 3_600_000) });
-    const metadata = transition(action, { type: 'patched', by: 'test-key', changes: { metadata: { plan: 'pro' } } });
-    const data = transition(action, { type: 'patched', by: 'test-key', changes: { data: { url: 'https://example.com/other' } } });
+    const metadata = transition(action, { type: 'patched', now: new Date(), by: 'test-key', changes: { metadata: { plan: 'pro' } } });
+    const data = transition(action, { type: 'patched', now: new Date(), by: 'test-key', changes: { data: { url: 'https://example.com/other' } } });
     const guard: TransitionGuard = { kind: 'revision', statuses: [ActionStatus.Pending] };
     const [first, second] = await Promise.all([store.persist(metadata, guard), store.persist(data, guard)]);
     expect(first).not.toBeNull();

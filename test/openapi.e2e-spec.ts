@@ -15,7 +15,7 @@ type CreateBody = components['schemas']['CreateActionDto'];
 export const call: CreateBody = { action: 'HTTP_REQUEST', executionTime: '2030-01-15T08:35:17.120Z', data: { url: 'https://example.com/hook', body: { a: 1 } } };
 export const message: CreateBody = { action: 'MESSAGE', executionTime: 1894000000000, data: { pattern: 'billing.trial.downgrade', payload: { accountId: 'a1' } } };
 // @ts-expect-error data must fit the type that action names
-export const mismatched: CreateBody = { action: 'MESSAGE', executionTime: 0, data: { url: 'https://example.com/hook' } };
+export const mismatched: CreateBody = { action: 'MESSAGE', executionTime: Date.UTC(2031, 0, 1), data: { url: 'https://example.com/hook' } };
 
 type Created = operations['createAction']['responses'][201]['content']['application/json'];
 export const status: Created['status'] = 'PENDING';

@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   const readOverRpc = await rpc.get(created.id);
   const webhook = await http.webhooks.create({ url: 'https://example.com/events', events: ['action.failed'] });
   const webhooks = await http.webhooks.list();
-  const refusal = await rpc.create({ action: 'NOT_A_TYPE', executionTime: 0, data: {} }).then(
+  const refusal = await rpc.create({ action: 'NOT_A_TYPE', executionTime: Date.now() + 3_600_000, data: {} }).then(
     () => null,
     (error: unknown) => (error instanceof PunctualError ? error.statusCode : String(error)),
   );

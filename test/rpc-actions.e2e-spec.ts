@@ -158,6 +158,30 @@ describe.each([
     expect(await storedCounts(api.db)).toEqual(before);
   });
 
+  it('refuses executionTime in seconds on create, batch, update and preview, naming the field and the unit, storing nothing', async () => {
+    const existing = await rpc.create(notificationExample(7_200_000));
+    const before = { counts: await storedCounts(api.db), action: await rpc.get(existing.id) };
+    const inSeconds = { ...httpRequestExample(), executionTime: Math.floor((Date.now() + 3_600_000) / 1000) };
+    const unit = /executionTime must be epoch milliseconds, not seconds/;
+    const refusals = [
+      await refusal(rpc.create(inSeconds)),
+      await refusal(rpc.createBatch([httpRequestExample(), inSeconds])),
+      await refusal(rpc.update(existing.id, { executionTime: inSeconds.executionTime })),
+      await refusal(rpc.preview(inSeconds, 2)),
+    ];
+    expect(refusals.map((refused) => [refused.statusCode, refused.problems.join('\n')])).toEqual([
+      [400, expect.stringMatching(new RegExp(`^${unit.source}`, 'm'))],
+      [400, expect.stringMatching(new RegExp(`^items\\.1\\.${unit.source}`, 'm'))],
+      [400, expect.stringMatching(new RegExp(`^${unit.source}`, 'm'))],
+      [400, expect.stringMatching(new RegExp(`^${unit.source}`, 'm'))],
+    ]);
+    expect({ counts: await storedCounts(api.db), action: await rpc.get(existing.id) }).toEqual(before);
+    // The same time in milliseconds is accepted.
+    expect(await rpc.create({ ...inSeconds, executionTime: inSeconds.executionTime * 1000 })).toMatchObject({
+      executionTime: new Date(inSeconds.executionTime * 1000).toISOString(),
+    });
+  });
+
   it('refuses what HTTP refuses before validation: malformed JSON, JSON nested too deep, a body over 64 KiB (413)', async () => {
     const before = await storedCounts(api.db);
     expect((await refusal(raw.send(RPC_PATTERNS.create, null, { rawBody: '{"action":' }))).body).toMatchObject({

@@ -24,7 +24,10 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         ConfigModule,
-        ObservabilityModule.forRoot(actionTypes.map((t) => t.type)),
+        ObservabilityModule.forRoot(
+          actionTypes.map((t) => t.type),
+          'api',
+        ),
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),

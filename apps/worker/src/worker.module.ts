@@ -27,7 +27,10 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         ConfigModule,
-        ObservabilityModule.forRoot(actionTypes.map((t) => t.type)),
+        ObservabilityModule.forRoot(
+          actionTypes.map((t) => t.type),
+          'worker',
+        ),
         DatabaseModule,
         ActionTypesModule.forRoot(actionTypes),
         SchedulingModule.forRoot(actionTypes),

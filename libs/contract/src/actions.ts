@@ -22,7 +22,7 @@ export interface RetryPolicyBody {
     | { readonly type: 'list'; readonly delaysMs: readonly number[] };
 }
 
-/** Time as the API accepts it: epoch milliseconds, an ISO-8601 string with a zone, or a Date (sent as ISO). */
+/** Time as the API accepts it: epoch milliseconds (from 100,000,000,000: a smaller number is refused as seconds), an ISO-8601 string with a zone, or a Date (sent as ISO). */
 export type ApiTime = number | string | Date;
 
 /** The body of `POST /actions`, of each item of a batch, and of a preview. */

@@ -219,11 +219,12 @@ export class ActionsService {
    */
   async update(id: string, scope: TenantScope, dto: UpdateActionDto, keyId: string | null): Promise<ActionEntity> {
     return this.changeUntilSettled(id, scope, async (current) => {
-      const guard = unlockedGuard(current, 'changed', this.clock.now(), this.config.scheduling.lockWindowMs);
+      const now = this.clock.now();
+      const guard = unlockedGuard(current, 'changed', now, this.config.scheduling.lockWindowMs);
       if (dto.data) await this.validData(current.tenantId, current.action, dto.data);
       this.assertCallbackUrl(dto.callbackUrl, 'callbackUrl');
       await this.assertCalendarsExist(current.tenantId, [{ calendar: dto.calendar ?? null, field: 'calendar' }]);
-      const patched = transition(current, { type: 'patched', changes: dto, by: keyId });
+      const patched = transition(current, { type: 'patched', now, changes: dto, by: keyId });
       assertRepeatInterval(patched.after, this.config.scheduling.minRepeatIntervalMs);
       return refusingDeletedCalendars(() => this.applyCounted(patched, guard));
     });

@@ -68,7 +68,7 @@ export class ActionProcessor {
       await this.record(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }, 'no_action');
       return 'no-action';
     }
-    return this.runAttempt(action, registered, policy);
+    return this.runAttempt(action, registered, policy, claim.dueAt);
   }
 
   /** The occurrence is not run: the action moves on to its next one, unless a client changed it meanwhile (its own job then decides). */
@@ -78,8 +78,9 @@ export class ActionProcessor {
     return 'calendar-date';
   }
 
-  private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy): Promise<JobOutcome> {
-    this.metrics.attemptStarted(action.action, this.clock.now().getTime() - action.nextAttemptAt.getTime());
+  /** `dueAt`: when the attempt was due or became runnable, whichever was later (the claim's), which its firing lag counts from. */
+  private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy, dueAt: Date): Promise<JobOutcome> {
+    this.metrics.attemptStarted(action.action, this.clock.now().getTime() - dueAt.getTime());
     const lease = this.attempts.hold(action, this.logFor(action));
     try {
       let event: LifecycleEvent;

@@ -31,6 +31,14 @@ export class ActionEntity {
   nextAttemptAt: Date;
 
   /**
+   * When the next attempt became runnable: the creation, or the last change that gave it a new due
+   * time. The claim takes the later of this and `nextAttemptAt` as the time the attempt was due,
+   * so a past executionTime, a resume or a retry after the due time never counts as firing lag.
+   */
+  @Column({ name: 'runnable_since', type: 'timestamptz' })
+  runnableSince: Date;
+
+  /**
    * The executionTime the client last set. MONTHLY steps count calendar months from it,
    * so Jan 31 → Feb 28 → Mar 31 keeps the original day whenever the month has it.
    */

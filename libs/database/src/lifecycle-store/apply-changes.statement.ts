@@ -64,11 +64,11 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
       (status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
         repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
         misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from, skip_pending,
-        dst_policy, calendar, jitter_ms, jitter_seed, revision)
+        dst_policy, calendar, jitter_ms, jitter_seed, revision, runnable_since)
       = (SELECT n.status, n.occurrence, n.retry_count, n.last_error, n.execution_time, n.next_attempt_at, n.schedule_anchor,
           n.repeat, n.frequency, n.cron, n.timezone, n.execution_remainder, n.end_at, n.retry_policy,
           n.misfire_policy, n.data, n.metadata, n.callback_url, n.data_key_id, n.callback_key_id, n.cancel_requested_at, n.paused_from,
-          n.skip_pending, n.dst_policy, n.calendar, n.jitter_ms, n.jitter_seed, n.revision
+          n.skip_pending, n.dst_policy, n.calendar, n.jitter_ms, n.jitter_seed, n.revision, n.runnable_since
         FROM jsonb_populate_record(a, c.changes) n),
       finished_at = CASE WHEN c.changes ? 'status' THEN CASE WHEN c.finished THEN now() END ELSE a.finished_at END,
       claim_token = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claim_token END,

@@ -51,18 +51,21 @@ export const CLAIM_SQL = `WITH requested AS (
       claimed_until = now() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT ON (id) row_id, id, previous_status, token FROM claimable ORDER BY id) c
     WHERE a.ctid = ANY(ARRAY(SELECT row_id FROM claimable)) AND a.ctid = c.row_id
-    RETURNING a.*, c.previous_status
+    -- due_at: when this attempt was due, or became runnable when that was later (a past executionTime,
+    -- a resume or a retry after its time): the firing lag counts from it, never from a time it could not run.
+    -- runnable_since is on the clock of the process that wrote it: never later than this claim.
+    RETURNING a.*, c.previous_status, greatest(a.next_attempt_at, least(a.runnable_since, now())) AS due_at
   ), history AS (
     -- A fresh claim writes what the lifecycle's 'claimed' event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's 'interrupted', written after it.
-    -- due_at: when this attempt was due, so the history tells each attempt's firing lag.
+    -- due_at, so the history tells each attempt's firing lag.
     INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
-    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), next_attempt_at FROM claimed WHERE previous_status = 'PENDING'
+    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), due_at FROM claimed WHERE previous_status = 'PENDING'
   )
   SELECT c.*, NULL::bigint AS due_in_ms, false AS on_calendar_date FROM claimed c
   UNION ALL
   -- Not yet: due later, or running under a live claim (a re-delivered job waits for the lease to lapse);
   -- or due on a date of its calendar (on_calendar_date: it is skipped now).
-  SELECT a.*, NULL::varchar, ceil(extract(epoch FROM
+  SELECT a.*, NULL::varchar, NULL::timestamptz, ceil(extract(epoch FROM
       CASE a.status WHEN 'PENDING' THEN a.next_attempt_at ELSE a.claimed_until END - now()) * 1000)::bigint,
     a.status = 'PENDING' AND a.next_attempt_at <= now()
   FROM requested r CROSS JOIN LATERAL (

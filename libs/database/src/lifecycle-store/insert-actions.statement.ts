@@ -23,13 +23,13 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
       $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::timestamptz[],
       $12::boolean[], $13::varchar[], $14::varchar[], $15::varchar[], $16::integer[], $17::timestamptz[], $18::text[],
       $19::varchar[], $20::text[], $21::text[], $22::varchar[], $23::varchar[], $24::varchar[], $25::timestamptz[], $26::integer[],
-      $27::integer[], $28::text[], $29::varchar[], $30::integer[], $31::integer[], $32::integer[], $33::text[]
+      $27::integer[], $28::text[], $29::varchar[], $30::integer[], $31::integer[], $32::integer[], $33::timestamptz[], $34::text[]
     ) AS n(
       id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision, history_note
+      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision, runnable_since, history_note
     )
   ), inserted AS (
     INSERT INTO actions (
@@ -37,13 +37,13 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
       misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision
+      skip_pending, dst_policy, calendar, jitter_ms, jitter_seed, revision, runnable_since
     )
     SELECT id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy::jsonb,
       misfire_policy, data::jsonb, metadata::jsonb, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
-      skip_pending, dst_policy::jsonb, calendar, jitter_ms, jitter_seed, revision
+      skip_pending, dst_policy::jsonb, calendar, jitter_ms, jitter_seed, revision, runnable_since
     FROM incoming
     RETURNING id, occurrence, status, created_at, updated_at
   ), history AS (

@@ -27,8 +27,12 @@ export type TransitionGuard =
 
 /** What a job found when it tried to claim its action. */
 export type ClaimResult =
-  /** The attempt is ours until `claimedUntil` (renew it while running); `takenOver`: its previous worker died mid-run. */
-  | { kind: 'claimed'; action: ActionEntity; takenOver: boolean }
+  /**
+   * The attempt is ours until `claimedUntil` (renew it while running); `takenOver`: its previous
+   * worker died mid-run. `dueAt`: when the attempt was due, or became runnable when that was later,
+   * as its history entry records it; its firing lag counts from here.
+   */
+  | { kind: 'claimed'; action: ActionEntity; takenOver: boolean; dueAt: Date }
   /**
    * Not yet, on Postgres's clock: the action waits for this very job but is due later, or another
    * attempt holds a live claim on it. Run the job again in `dueInMs`.
@@ -146,7 +150,12 @@ export class LifecycleStore {
       if (row.due_in_ms !== null) return { kind: 'not-due', dueInMs: Number(row.due_in_ms) };
       // A job queued twice in one batch claims once: the request whose token won takes the row.
       if (row.claim_token !== request.token) return { kind: 'none' };
-      return { kind: 'claimed', action: hydrate<ActionEntity>(metadata, row), takenOver: row.previous_status === 'IN_PROGRESS' };
+      return {
+        kind: 'claimed',
+        action: hydrate<ActionEntity>(metadata, row),
+        takenOver: row.previous_status === 'IN_PROGRESS',
+        dueAt: row.due_at as Date,
+      };
     });
   }
 

@@ -19,6 +19,7 @@ export const OUTCOME_FIELDS: readonly (keyof ActionState)[] = [
   'executionRemainder',
   'skipPending',
   'revision',
+  'runnableSince',
 ];
 
 /** A batch of outcomes, one array per column, in the order of the statement's `unnest`. */
@@ -46,13 +47,13 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
     SELECT * FROM unnest(
       $1::uuid[], $2::uuid[], $3::timestamptz[], $4::integer[],
       $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[],
-      $13::integer[], $14::boolean[],
-      $15::varchar[], $16::varchar[], $17::integer[], $18::integer[], $19::text[],
-      $20::varchar[], $21::integer[], $22::integer[], $23::text[], $24::jsonb[], $25::jsonb[]
+      $13::integer[], $14::timestamptz[], $15::boolean[],
+      $16::varchar[], $17::varchar[], $18::integer[], $19::integer[], $20::text[],
+      $21::varchar[], $22::integer[], $23::integer[], $24::text[], $25::jsonb[], $26::jsonb[]
     ) AS o(
       id, claim_token, seen_cancel_requested_at, seen_skip_pending,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, skip_pending,
-      revision, finished,
+      revision, runnable_since, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
       notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
     )
@@ -73,6 +74,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       execution_remainder = o.execution_remainder,
       skip_pending = o.skip_pending,
       revision = o.revision,
+      runnable_since = o.runnable_since,
       finished_at = CASE WHEN o.finished THEN now() END,
       claim_token = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claim_token END,
       claimed_until = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claimed_until END,

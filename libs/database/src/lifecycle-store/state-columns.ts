@@ -37,6 +37,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
   jitterMs: ['jitter_ms', 'integer'],
   jitterSeed: ['jitter_seed', 'integer'],
   revision: ['revision', 'integer'],
+  runnableSince: ['runnable_since', 'timestamptz'],
 };
 
 /** The lifecycle fields, in the order of STATE_COLUMNS. */

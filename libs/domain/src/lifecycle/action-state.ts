@@ -16,6 +16,12 @@ export interface ActionState {
   readonly executionTime: Date;
   /** When the next attempt is due: `executionTime`, or later while backing off. */
   readonly nextAttemptAt: Date;
+  /**
+   * When the next attempt became runnable: the action's creation, or the last change that gave it
+   * a new due time (patch, resume, retry, skip, the next occurrence). An attempt's firing lag counts
+   * from the later of this and `nextAttemptAt`, so a due time already past when set is not lateness.
+   */
+  readonly runnableSince: Date;
   /** The executionTime the client last set; MONTHLY steps count calendar months from it. */
   readonly scheduleAnchor: Date;
   readonly repeat: boolean;

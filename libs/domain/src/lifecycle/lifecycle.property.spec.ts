@@ -141,7 +141,7 @@ function eventOf(s: EventStep, world: World, policy: RetryPolicy): LifecycleEven
       const { executionInMinutes, ...rest } = s.changes;
       const changes: ActionChanges = { ...rest };
       if (executionInMinutes !== undefined) changes.executionTime = new Date(world.now + executionInMinutes * MINUTE);
-      return { type: 'patched', changes, by: s.by };
+      return { type: 'patched', now, changes, by: s.by };
     }
     case 'canceled':
       return { type: 'canceled', now, note: s.note, lockWindowMs: LOCK_WINDOW_MS };

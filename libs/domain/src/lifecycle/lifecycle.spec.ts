@@ -153,8 +153,8 @@ describe('the action lifecycle', () => {
   it.each<[string, ActionState, LifecycleEvent]>([
     ['success of an attempt that is not running', state({ status: ActionStatus.Pending }), ok()],
     ['failure of a finished action', state({ status: ActionStatus.Completed }), fail()],
-    ['a patch of a running action', state(), { type: 'patched', by: 'creator', changes: {} }],
-    ['a patch of a finished action', state({ status: ActionStatus.Failed }), { type: 'patched', by: 'creator', changes: {} }],
+    ['a patch of a running action', state(), { type: 'patched', now, by: 'creator', changes: {} }],
+    ['a patch of a finished action', state({ status: ActionStatus.Failed }), { type: 'patched', now, by: 'creator', changes: {} }],
     ['a manual retry of a PENDING action', state({ status: ActionStatus.Pending }), { type: 'retriedManually', now }],
     ['a manual retry of a COMPLETED action', state({ status: ActionStatus.Completed }), { type: 'retriedManually', now }],
     ['a manual retry of a CANCELED action', state({ status: ActionStatus.Canceled }), { type: 'retriedManually', now }],
@@ -186,12 +186,12 @@ describe('the action lifecycle', () => {
     ['an unknown zone', hourly({ status: ActionStatus.Pending }), { timezone: 'Mars/Olympus' }],
     ['endAt before the occurrence', hourly({ status: ActionStatus.Pending }), { endAt: at('2000-01-01T00:00:00.000Z') }],
   ])('refuses a change leaving %s', (_name, before, changes) => {
-    expect(() => transition(before, { type: 'patched', by: 'creator', changes })).toThrow(InvalidChangeError);
+    expect(() => transition(before, { type: 'patched', now, by: 'creator', changes })).toThrow(InvalidChangeError);
   });
 
   it.each<[string, ActionState, LifecycleEvent]>([
-    ['an empty patch', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: {} }],
-    ['a patch of only absent fields', state({ status: ActionStatus.Pending }), { type: 'patched', by: 'creator', changes: { data: undefined } }],
+    ['an empty patch', state({ status: ActionStatus.Pending }), { type: 'patched', now, by: 'creator', changes: {} }],
+    ['a patch of only absent fields', state({ status: ActionStatus.Pending }), { type: 'patched', now, by: 'creator', changes: { data: undefined } }],
     ['a cancel already asked for', state(requested), cancel()],
     ['a takeover (the claim of a running action: its lost attempt is recorded next)', state(), { type: 'claimed' }],
   ])('changes and writes nothing for %s', (_name, before, event) => {
@@ -234,11 +234,15 @@ describe('the action lifecycle', () => {
       retryCount: 0,
       revision: 0,
       nextAttemptAt: now,
+      runnableSince: now,
       scheduleAnchor: now,
       frequency: null,
       executionRemainder: null,
     });
     expect(history).toEqual({ from: null, to: 'PENDING', occurrence: 1, attempt: 0, note: 'created' });
+    // Dated an hour back, it is due then but runnable only from its creation: its firing lag counts from now.
+    const past = new Date(now.getTime() - 3_600_000);
+    expect(newActionState({ ...request, executionTime: past }, 'creator', now, 7).state).toMatchObject({ nextAttemptAt: past, runnableSince: now });
     expect(newActionState({ ...request, repeat: true }, 'creator', now, 7).state).toMatchObject({
       frequency: 'DAILY',
       executionRemainder: 5,

@@ -58,7 +58,7 @@ export type LifecycleEvent =
   /** No fulfillment module knows the action's type: it becomes NO_ACTION, visibly, and is not retried. */
   | { readonly type: 'typeUnknown'; readonly note: string }
   /** A client changed a PENDING action; `by` is its API key (null: an operator), which signs what it set from now on. */
-  | { readonly type: 'patched'; readonly changes: ActionChanges; readonly by: string | null }
+  | { readonly type: 'patched'; readonly now: Date; readonly changes: ActionChanges; readonly by: string | null }
   /**
    * Its owner asked to stop the action for good. An occurrence the lock window covers (running, or
    * about to) finishes first; anything else ends at once.
@@ -165,7 +165,7 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
         }
       );
     case 'patched':
-      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? patched(state, event.changes, event.by);
+      return requireStatus(state, event.type, [ActionStatus.Pending]) ?? patched(state, event);
     case 'canceled':
       return canceled(state, event);
     case 'retriedManually':
@@ -173,7 +173,7 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
         throw new TransitionRefusedError(`Action is ${state.status}; only FAILED or NO_ACTION actions can be retried`);
       }
       return {
-        changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now) },
+        changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now, event.now) },
         entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
       };
     case 'paused':
@@ -192,9 +192,12 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
   }
 }
 
-/** A new due time always bumps the revision, so a job queued for the old one can never claim the action. */
-function dueAgainAt(state: ActionState, nextAttemptAt: Date): Pick<ActionState, 'nextAttemptAt' | 'revision'> {
-  return { nextAttemptAt, revision: state.revision + 1 };
+/**
+ * A new due time always bumps the revision, so a job queued for the old one can never claim the
+ * action. The occurrence is runnable again from `now`: a due time already past then is not lateness.
+ */
+function dueAgainAt(state: ActionState, nextAttemptAt: Date, now: Date): Pick<ActionState, 'nextAttemptAt' | 'runnableSince' | 'revision'> {
+  return { nextAttemptAt, runnableSince: now, revision: state.revision + 1 };
 }
 
 function requireStatus(state: ActionState, event: LifecycleEvent['type'], allowed: ActionStatus[]): undefined {
@@ -233,7 +236,10 @@ function resumed(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome
   if (state.pausedFrom === null) return { changes: {}, entry: null };
   if (!heldByPause(state)) return { changes: { pausedFrom: null }, entry: { to: state.status, attempt: 0, note: 'resumed' } };
   if (state.nextAttemptAt > now) {
-    return { changes: { pausedFrom: null, ...dueAgainAt(state, state.nextAttemptAt) }, entry: { to: ActionStatus.Pending, attempt: 0, note: 'resumed' } };
+    return {
+      changes: { pausedFrom: null, ...dueAgainAt(state, state.nextAttemptAt, now) },
+      entry: { to: ActionStatus.Pending, attempt: 0, note: 'resumed' },
+    };
   }
   const schedule = scheduleOf(state);
   const missed = schedule ? missedOnResume(state, schedule, now, catchUp) : { time: state.executionTime, dueAt: now };
@@ -243,7 +249,7 @@ function resumed(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome
   }
   const note = storableNote(['resumed', missed.note ?? `occurrence ${state.occurrence} runs now`].join('; '));
   return {
-    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? jittered(state, missed.time, state.occurrence)) },
+    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? jittered(state, missed.time, state.occurrence), now) },
     entry: { to: ActionStatus.Pending, attempt: 0, note },
     skipped: schedule ? skippedBefore(schedule, state.executionTime, missed.time, 'misfire') : [],
   };
@@ -308,7 +314,7 @@ function succeeded(state: ActionState, event: Extract<LifecycleEvent, { type: 's
       executionRemainder: remaining,
       executionTime: next.time,
       skipPending: 0,
-      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence + 1, next.notBefore)),
+      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence + 1, next.notBefore), now),
     },
     entry: { to: ActionStatus.Pending, attempt, note: note === null ? null : storableNote(note) },
     skipped: next.skipped,
@@ -373,7 +379,7 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
     };
   }
   return {
-    changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, jittered(state, next, state.occurrence)) },
+    changes: { executionTime: next, retryCount: 0, ...dueAgainAt(state, jittered(state, next, state.occurrence), event.now) },
     entry: { to: ActionStatus.Pending, attempt: 0, note: `${requested}; next at ${next.toISOString()}` },
     skipped,
   };
@@ -412,7 +418,7 @@ function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): 
       skipPending: 0,
       // Skipped occurrences take no number: a pause that let this one run holds the next, which keeps it.
       ...(state.pausedFrom !== null && { pausedFrom: state.occurrence }),
-      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence, next.notBefore)),
+      ...dueAgainAt(state, dueAtOf(state, next.time, state.occurrence, next.notBefore), now),
     },
     entry: {
       to: ActionStatus.Pending,
@@ -522,7 +528,7 @@ function failed(state: ActionState, event: Extract<LifecycleEvent, { type: 'fail
   }
   const dueAt = new Date(event.now.getTime() + nextRetryDelay(event.retryPolicy.backoff, failedAttempts, event.random));
   return {
-    changes: { ...base, status: ActionStatus.Pending, ...dueAgainAt(state, dueAt) },
+    changes: { ...base, status: ActionStatus.Pending, ...dueAgainAt(state, dueAt, event.now) },
     entry: { to: ActionStatus.Pending, attempt: failedAttempts, note: error },
   };
 }
@@ -552,7 +558,7 @@ function interrupted(state: ActionState, policy: RetryPolicy): Outcome {
  * occurrence (for cron, the first cron time at or after the executionTime) and bumps the revision.
  * The result must still be a runnable schedule (`assertRunnableSchedule`).
  */
-function patched(state: ActionState, changes: ActionChanges, by: string | null): Outcome {
+function patched(state: ActionState, { changes, by, now }: Extract<LifecycleEvent, { type: 'patched' }>): Outcome {
   // An empty change is no change: it must not grow the history.
   if (Object.values(changes).every((value) => value === undefined)) return { changes: {}, entry: null };
   const next: { -readonly [K in keyof ActionState]?: ActionState[K] } = {};
@@ -592,10 +598,10 @@ function patched(state: ActionState, changes: ActionChanges, by: string | null):
       merged.repeat && merged.cron && !merged.frequency
         ? firstCronOccurrence(merged.cron, merged.timezone ?? 'UTC', executionTime, merged.dstPolicy ?? DEFAULT_DST_POLICY)
         : executionTime;
-    Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, jittered(merged, time, state.occurrence)) });
+    Object.assign(next, { executionTime: time, scheduleAnchor: time, ...dueAgainAt(state, jittered(merged, time, state.occurrence), now) });
   } else if (changes.jitterMs !== undefined && state.retryCount === 0) {
     // A new jitter moves the current occurrence's first attempt (a retry keeps its backoff).
-    Object.assign(next, dueAgainAt(state, jittered(merged, state.executionTime, state.occurrence)));
+    Object.assign(next, dueAgainAt(state, jittered(merged, state.executionTime, state.occurrence), now));
   }
   assertRunnableSchedule({ ...state, ...next });
   const changed = Object.keys(changes).join(', ');

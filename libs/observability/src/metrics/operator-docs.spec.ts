@@ -60,7 +60,7 @@ describe('the operator documents', () => {
   const panels = (JSON.parse(readFileSync(join(DOCS, 'grafana-dashboard.json'), 'utf8')) as { panels: Panel[] }).panels;
 
   beforeAll(async () => {
-    const metrics = new PunctualMetrics(loadConfig({ API_KEYS: 'k:0123456789abcdef', ADMIN_PASSWORD: 'long-enough' }), ['HTTP_REQUEST']);
+    const metrics = new PunctualMetrics(loadConfig({ API_KEYS: 'k:0123456789abcdef', ADMIN_PASSWORD: 'long-enough' }), ['HTTP_REQUEST'], 'worker');
     metrics.httpRequest('GET', '/health', 200, 0.001); // a labelled histogram shows its series once observed
     known = new Set([...Scrape.parse(await metrics.exposition()).names(), 'up']);
   });

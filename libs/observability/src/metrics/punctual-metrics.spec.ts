@@ -1,9 +1,10 @@
 import { loadConfig } from '@app/config';
 import { Scrape } from '@app/testing';
-import { FIRING_LAG_BUCKETS, PunctualMetrics } from './punctual-metrics';
+import { FIRING_LAG_BUCKETS, MetricsProcess, PunctualMetrics } from './punctual-metrics';
 
 const env = { API_KEYS: 'k:0123456789abcdef,b:0123456789abcdef:team-b', ADMIN_PASSWORD: 'long-enough' };
-const metricsWith = (extra: Record<string, string> = {}) => new PunctualMetrics(loadConfig({ ...env, ...extra }), ['HTTP_REQUEST', 'SEND_NOTIFICATION']);
+const metricsWith = (extra: Record<string, string> = {}, process: MetricsProcess = 'worker') =>
+  new PunctualMetrics(loadConfig({ ...env, ...extra }), ['HTTP_REQUEST', 'SEND_NOTIFICATION'], process);
 
 describe('PunctualMetrics', () => {
   it('records what the processes report, under bounded labels', async () => {
@@ -32,6 +33,19 @@ describe('PunctualMetrics', () => {
     expect(scrape.value('punctual_firing_lag_seconds_bucket', { action: 'HTTP_REQUEST', le: '2.5' })).toBe(2);
     expect(scrape.value('punctual_overdue_actions')).toBe(7);
     expect(scrape.value('punctual_http_request_duration_seconds_count', { method: 'GET', route: '/actions/:id', status: '404' })).toBe(1);
+  });
+
+  it("exports in an API only the series an API counts, none of the workers'", async () => {
+    const names = (process: MetricsProcess) =>
+      metricsWith({}, process)
+        .exposition()
+        .then((text) => Scrape.parse(text).names());
+    const workerOnly = ['punctual_attempts_total', 'punctual_firing_lag_seconds_count', 'punctual_overdue_actions', 'punctual_webhook_deliveries_total'];
+    const shared = ['punctual_actions_created_total', 'punctual_occurrences_skipped_total', 'punctual_ready', 'process_cpu_user_seconds_total'];
+    expect(await names('worker')).toEqual(expect.arrayContaining([...workerOnly, ...shared]));
+    const api = await names('api');
+    expect(api).toEqual(expect.arrayContaining(shared));
+    expect(workerOnly.filter((name) => api.includes(name))).toEqual([]);
   });
 
   it('lag buckets resolve 1 ms to 10 min', () => {

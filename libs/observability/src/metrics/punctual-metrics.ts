@@ -6,6 +6,10 @@ import { processMetricsRegistry } from './process-metrics';
 
 /** The names of the action types this deployment knows, provided by `ObservabilityModule.forRoot`. */
 export const METRICS_ACTION_TYPES = Symbol('METRICS_ACTION_TYPES');
+/** Which kind of process this is, provided by `ObservabilityModule.forRoot`. */
+export const METRICS_PROCESS = Symbol('METRICS_PROCESS');
+/** The kinds of process that export metrics: each exports only the series it can count. */
+export type MetricsProcess = 'api' | 'worker';
 
 /** How an attempt ended, as `punctual_attempts_total` counts it. */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';
@@ -19,8 +23,10 @@ export const FIRING_LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
 const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
- * Punctual's Prometheus metrics. Every process (API and workers) registers the same names, so
- * dashboards sum over all of them. Label values are bounded: action types, outcomes, route
+ * Punctual's Prometheus metrics. Every process registers the names it can count, the same in
+ * every process of its kind, so dashboards sum over all of them; the series only workers count
+ * (attempts, firing lag, overdue actions, webhook deliveries) are not exported by an API, where
+ * they would read 0 as if that were a fact. Label values are bounded: action types, outcomes, route
  * templates, methods and status codes, never ids or URLs. With METRICS_ENABLED=false nothing is
  * recorded.
  */
@@ -37,9 +43,11 @@ export class PunctualMetrics {
   private readonly skippedOccurrences: Counter<'action' | 'reason'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
 
-  constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[]) {
+  constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[], @Inject(METRICS_PROCESS) process: MetricsProcess) {
     this.enabled = config.metrics.enabled;
     const registers = [this.registry];
+    // Kept unregistered in an API: nothing there records them, and they are not exported.
+    const workerRegisters = process === 'worker' ? registers : [];
     this.created = new Counter({
       name: 'punctual_actions_created_total',
       help: 'Actions stored, by type and tenant',
@@ -50,19 +58,19 @@ export class PunctualMetrics {
       name: 'punctual_attempts_total',
       help: 'Attempts whose outcome was recorded, by type, outcome and tenant (an attempt interrupted by a dying worker counts as failed)',
       labelNames: ['action', 'outcome', 'tenant'],
-      registers,
+      registers: workerRegisters,
     });
     this.firingLagSeconds = new Histogram({
       name: 'punctual_firing_lag_seconds',
-      help: 'How late an attempt started: its start minus the time it was due',
+      help: 'How late an attempt started: its start minus the time it was due, or became runnable when that was later',
       labelNames: ['action'],
       buckets: FIRING_LAG_BUCKETS,
-      registers,
+      registers: workerRegisters,
     });
     this.overdue = new Gauge({
       name: 'punctual_overdue_actions',
       help: 'PENDING actions due more than OVERDUE_GRACE_MS ago; set by one worker at a time, 0 in every other process (aggregate with max)',
-      registers,
+      registers: workerRegisters,
     });
     this.ready = new Gauge({
       name: 'punctual_ready',
@@ -73,7 +81,7 @@ export class PunctualMetrics {
       name: 'punctual_webhook_deliveries_total',
       help: 'Lifecycle webhook delivery attempts, by outcome (succeeded: a 2xx answer or a sent email)',
       labelNames: ['outcome'],
-      registers,
+      registers: workerRegisters,
     });
     this.skippedOccurrences = new Counter({
       name: 'punctual_occurrences_skipped_total',
@@ -124,7 +132,7 @@ export class PunctualMetrics {
     if (this.enabled) this.attempts.labels(action.action, outcome, action.tenantId).inc();
   }
 
-  /** An attempt started `lagMs` after it was due (never below 0: a skewed worker clock is not an early run). */
+  /** An attempt started `lagMs` after it was due or became runnable, whichever was later (never below 0: a skewed worker clock is not an early run). */
   attemptStarted(action: string, lagMs: number): void {
     if (this.enabled) this.firingLagSeconds.labels(action).observe(Math.max(0, lagMs) / 1000);
   }

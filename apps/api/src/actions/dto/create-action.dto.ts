@@ -25,7 +25,7 @@ export class CreateActionDto implements CreateActionRequest {
 
   @ApiProperty({
     oneOf: [
-      { type: 'number', description: 'epoch milliseconds' },
+      { type: 'number', minimum: 100_000_000_000, description: 'epoch milliseconds; below 100000000000 (1973-03-03) is refused as seconds' },
       { type: 'string', format: 'date-time' },
     ],
     example: '2030-01-15T08:35:17.120Z',

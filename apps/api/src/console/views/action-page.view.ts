@@ -194,7 +194,9 @@ function cancelOperation(a: ActionEntity, controls: ActionControls, base: string
 }
 
 function historyEntry(entry: HistoryRecord): SafeHtml {
-  const lag = entry.dueAt ? html`<span class="muted">, started ${duration(Date.parse(entry.at) - Date.parse(entry.dueAt))} after it was due</span>` : '';
+  const lag = entry.dueAt
+    ? html`<span class="muted">, started ${duration(Date.parse(entry.at) - Date.parse(entry.dueAt))} after it became runnable</span>`
+    : '';
   const transition = entry.from ? html`${statusBadge(entry.from)} → ${statusBadge(entry.to)}` : html`created ${statusBadge(entry.to)}`;
   return html`<li class="entry entry-${entry.to.toLowerCase()}">
     <div class="entry-head">${timeTag(new Date(entry.at))} ${transition}</div>
