@@ -1,5 +1,6 @@
 # One image for every process: the API (default), `node dist/apps/worker/src/main.js` for a worker,
 # `node dist/libs/database/src/run-migrations.js` to apply the migrations.
+# Node 26, the LTS line the project is built and tested on (scripts/node-runtime.sh pins the same line for CI and development).
 FROM node:26-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

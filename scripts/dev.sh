@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Node 26, installed from the npm registry when this machine's node is older: the install, build and apps run on it.
+. scripts/node-runtime.sh
 [ -d node_modules ] || { echo "Installing dependencies ..."; npm ci --no-audit --no-fund; }
 if [ ! -f .env ]; then
   cp .env.example .env

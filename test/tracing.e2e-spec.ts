@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { SpanKind, context, propagation, trace } from '@opentelemetry/api';
-import { InMemorySpanExporter, NodeTracerProvider, ReadableSpan } from '@opentelemetry/sdk-trace-node';
+import { InMemorySpanExporter, ReadableSpan, TracerProvider } from '@opentelemetry/sdk-trace';
 import { ACTION_ID, registerTracing } from '@app/observability';
 import { HttpReceiver, testHttp, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -12,7 +12,7 @@ import { startWorker } from './support/worker-test-app';
 describe('Traces across API → queue → worker', () => {
   const exporter = new InMemorySpanExporter();
   const receiver = new HttpReceiver();
-  let provider: NodeTracerProvider;
+  let provider: TracerProvider;
   let api: ApiTestApp;
   let worker: INestApplicationContext;
 
@@ -101,6 +101,24 @@ describe('Traces across API → queue → worker', () => {
       expect(exported.headers['content-type']).toMatch(/^application\/json/);
       expect(exported.body).toContain('"punctual-api"');
       expect(exported.body).toContain('"GET /actions/stats"');
+    } finally {
+      child.kill('SIGKILL');
+      await collector.stop();
+    }
+  });
+
+  it('a real API process records only the traces OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG keep', async () => {
+    const collector = await new HttpReceiver().start();
+    const port = await freePort();
+    const env = { PORT: port, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url('/otlp'), OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' };
+    const child = await new AppProcess('api', env).ready(API_READY);
+    try {
+      // Even a caller's sampled trace: the ratio sampler decides alone, and keeps none of them.
+      const traceparent = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+      expect((await testHttp(`http://127.0.0.1:${port}`).get('/actions/stats', { headers: { traceparent } })).status).toBe(200);
+      child.kill('SIGTERM'); // a stopping process sends what it has buffered: here, nothing
+      expect(await child.exited).toEqual({ code: 0, signal: null });
+      expect(collector.callsTo('/otlp/v1/traces')).toEqual([]);
     } finally {
       child.kill('SIGKILL');
       await collector.stop();

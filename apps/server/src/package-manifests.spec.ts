@@ -22,4 +22,13 @@ describe('The packages’ manifests', () => {
   it('the server depends on everything the API and the worker need at run time', () => {
     expect(Object.keys(manifest('apps/server').dependencies!)).toEqual(expect.arrayContaining(Object.keys(root.dependencies!)));
   });
+
+  // CI runs the packages again on the Node 22 build that scripts/node-runtime.sh pins: each package's floor must be on that line and not above it.
+  it.each(PACKAGES)('%s states a Node floor that the Node 22 CI runs it on meets', (dir) => {
+    const pinned = /^PUNCTUAL_NODE_22=(\d+)\.(\d+)\.\d+$/m.exec(readFileSync(join(ROOT, 'scripts', 'node-runtime.sh'), 'utf8'))!;
+    const floor = /^>=(\d+)(?:\.(\d+))?$/.exec(manifest(dir).engines!.node)!;
+    expect(floor).not.toBeNull();
+    expect(Number(floor[1])).toBe(22);
+    expect(Number(floor[2] ?? 0)).toBeLessThanOrEqual(Number(pinned[2]));
+  });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseTransportUrl } from '@punctual/contract';
+import { TRACE_SAMPLERS } from './punctual-config';
 import { DEFAULT_TENANT, TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { parseAllowedHosts } from './allowed-hosts';
 import { TENANT_INBOX_PREFIX_RULE, isTenantInboxPattern } from './tenant-inbox';
@@ -229,6 +230,9 @@ export const envSchema = z.object({
   METRICS_ENABLED: z.enum(['true', 'false']).default('true'),
   // Tracing is off unless an OTLP/HTTP collector is named, e.g. http://otel-collector:4318.
   OTEL_EXPORTER_OTLP_ENDPOINT: url(['http:', 'https:']).optional(),
+  // Which traces are recorded, by OpenTelemetry's standard sampler names; the ratio samplers keep OTEL_TRACES_SAMPLER_ARG of them.
+  OTEL_TRACES_SAMPLER: z.enum(TRACE_SAMPLERS).default('parentbased_always_on'),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce.number().min(0).max(1).default(1),
 });
 
 export type Env = z.output<typeof envSchema>;

@@ -50,7 +50,7 @@ describe('loadConfig', () => {
     expect(config.worker.httpPort).toBe(9464);
     expect(config.logFormat).toBe('text');
     expect(config.metrics).toEqual({ enabled: true });
-    expect(config.tracing).toEqual({ otlpEndpoint: null });
+    expect(config.tracing).toEqual({ otlpEndpoint: null, sampling: { sampler: 'parentbased_always_on', ratio: 1 } });
   });
 
   it('reads the observability settings: JSON logs, any free worker port, metrics off, an OTLP collector', () => {
@@ -60,11 +60,13 @@ describe('loadConfig', () => {
       WORKER_HTTP_PORT: '0',
       METRICS_ENABLED: 'false',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
     });
     expect(config.logFormat).toBe('json');
     expect(config.worker.httpPort).toBe(0);
     expect(config.metrics.enabled).toBe(false);
-    expect(config.tracing.otlpEndpoint).toBe('http://collector:4318');
+    expect(config.tracing).toEqual({ otlpEndpoint: 'http://collector:4318', sampling: { sampler: 'parentbased_traceidratio', ratio: 0.25 } });
   });
 
   it.each([
@@ -200,6 +202,8 @@ describe('loadConfig', () => {
     [{ ...minimal, WORKER_HTTP_PORT: '70000' }, 'WORKER_HTTP_PORT Number must be less than or equal to 65535'],
     [{ ...minimal, METRICS_ENABLED: 'yes' }, "METRICS_ENABLED Invalid enum value. Expected 'true' | 'false'"],
     [{ ...minimal, OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must be a http: or https:// URL'],
+    [{ ...minimal, OTEL_TRACES_SAMPLER: 'sometimes' }, 'OTEL_TRACES_SAMPLER Invalid enum value'],
+    [{ ...minimal, OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG Number must be less than or equal to 1'],
   ])('names the variable and the problem (%#)', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -92,7 +92,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT,
     metrics: { enabled: env.METRICS_ENABLED === 'true' },
-    tracing: { otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ?? null },
+    tracing: {
+      otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT ?? null,
+      sampling: { sampler: env.OTEL_TRACES_SAMPLER, ratio: env.OTEL_TRACES_SAMPLER_ARG },
+    },
   };
 }
 

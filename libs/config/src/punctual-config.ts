@@ -148,6 +148,22 @@ export abstract class PunctualConfig {
   abstract readonly logFormat: 'text' | 'json';
   /** Off, nothing is recorded and `/metrics` answers 404. */
   abstract readonly metrics: { readonly enabled: boolean };
-  /** Where spans are exported (OTLP over HTTP); null means tracing is off. */
-  abstract readonly tracing: { readonly otlpEndpoint: string | null };
+  /** Where spans are exported (OTLP over HTTP); null means tracing is off. Which traces are recorded. */
+  abstract readonly tracing: { readonly otlpEndpoint: string | null; readonly sampling: TraceSampling };
+}
+
+/** OpenTelemetry's standard sampler names (OTEL_TRACES_SAMPLER). */
+export const TRACE_SAMPLERS = [
+  'always_on',
+  'always_off',
+  'traceidratio',
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+] as const;
+
+/** A sampler and, for the ratio-based ones, the share of traces recorded (0 to 1). */
+export interface TraceSampling {
+  readonly sampler: (typeof TRACE_SAMPLERS)[number];
+  readonly ratio: number;
 }

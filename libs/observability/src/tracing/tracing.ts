@@ -1,10 +1,22 @@
 import { Attributes, Span, SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, NodeTracerProvider, SimpleSpanProcessor, SpanExporter } from '@opentelemetry/sdk-trace-node';
+import {
+  AlwaysOffSampler,
+  AlwaysOnSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  Sampler,
+  SimpleSpanProcessor,
+  SpanExporter,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import { IncomingHttpHeaders } from 'node:http';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, TraceSampling } from '@app/config';
 
 /** Span attributes that tie a trace to an action. */
 export const ACTION_ID = 'punctual.action.id';
@@ -15,26 +27,52 @@ export const ATTEMPT = 'punctual.action.attempt';
 export const OUTCOME = 'punctual.outcome';
 
 const tracer = () => trace.getTracer('punctual');
-let provider: NodeTracerProvider | undefined;
+let provider: TracerProvider | undefined;
+
+/** Every span is recorded unless OTEL_TRACES_SAMPLER says otherwise. */
+const RECORD_ALL: TraceSampling = { sampler: 'parentbased_always_on', ratio: 1 };
 
 /**
  * Records spans in this process and sends them to `exporter`: batched in production, one by one
- * when a test reads them back at once. Registers the W3C trace-context propagator that BullMQ's
+ * when a test reads them back at once. Keeps the active span in AsyncLocalStorage, so spans nest
+ * across awaits, and registers the W3C trace-context (and baggage) propagator that BullMQ's
  * telemetry uses to carry a trace from the producer into the job.
  */
-export function registerTracing(serviceName: string, exporter: SpanExporter, batched = true): NodeTracerProvider {
-  provider = new NodeTracerProvider({
+export function registerTracing(serviceName: string, exporter: SpanExporter, batched = true, sampling = RECORD_ALL): TracerProvider {
+  provider = new TracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
-    spanProcessors: [batched ? new BatchSpanProcessor(exporter) : new SimpleSpanProcessor(exporter)],
+    sampler: samplerOf(sampling),
+    spanProcessors: [batched ? new BatchSpanProcessor({ exporter }) : new SimpleSpanProcessor({ exporter })],
   });
-  provider.register();
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }));
+  trace.setGlobalTracerProvider(provider);
   return provider;
 }
 
 /** Exports to the OTLP/HTTP collector of OTEL_EXPORTER_OTLP_ENDPOINT; without one, tracing stays off and spans cost nothing. */
 export function startTracing(config: PunctualConfig, serviceName: string): void {
   if (!config.tracing.otlpEndpoint) return;
-  registerTracing(serviceName, new OTLPTraceExporter({ url: `${config.tracing.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` }));
+  const exporter = new OTLPTraceExporter({ url: `${config.tracing.otlpEndpoint.replace(/\/+$/, '')}/v1/traces` });
+  registerTracing(serviceName, exporter, true, config.tracing.sampling);
+}
+
+/** The sampler OpenTelemetry's standard OTEL_TRACES_SAMPLER value names, with OTEL_TRACES_SAMPLER_ARG as its ratio. */
+function samplerOf({ sampler, ratio }: TraceSampling): Sampler {
+  switch (sampler) {
+    case 'always_on':
+      return new AlwaysOnSampler();
+    case 'always_off':
+      return new AlwaysOffSampler();
+    case 'traceidratio':
+      return new TraceIdRatioBasedSampler(ratio);
+    case 'parentbased_always_on':
+      return new ParentBasedSampler({ root: new AlwaysOnSampler() });
+    case 'parentbased_always_off':
+      return new ParentBasedSampler({ root: new AlwaysOffSampler() });
+    case 'parentbased_traceidratio':
+      return new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(ratio) });
+  }
 }
 
 /** Whether this process records spans; queues and workers attach BullMQ's telemetry only then. */
