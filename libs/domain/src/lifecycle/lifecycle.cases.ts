@@ -263,6 +263,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
+    'a manual retry drops the cancel request that a NO_ACTION ended without honouring',
+    state({ status: ActionStatus.NoAction, ...requested }),
+    { type: 'retriedManually', now },
+    { status: ActionStatus.Pending, cancelRequestedAt: null },
+    { from: 'NO_ACTION', to: 'PENDING', note: 'manual retry' },
+    false,
+  ],
+  [
     'a new executionTime moves the due time and anchor and bumps the revision',
     state({ status: ActionStatus.Pending }),
     { type: 'patched', by: 'creator', changes: { executionTime: at('2030-01-31T00:00:00.000Z') } },

@@ -64,7 +64,7 @@ export type LifecycleEvent =
    * about to) finishes first; anything else ends at once.
    */
   | { readonly type: 'canceled'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
-  /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
+  /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence; a cancel request left from before is dropped. */
   | { readonly type: 'retriedManually'; readonly now: Date }
   /**
    * Its owner paused the action: no attempt of a later occurrence starts until it is resumed. An
@@ -172,8 +172,9 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
       if (state.status !== ActionStatus.Failed && state.status !== ActionStatus.NoAction) {
         throw new TransitionRefusedError(`Action is ${state.status}; only FAILED or NO_ACTION actions can be retried`);
       }
+      // A NO_ACTION ends with a cancel request unhonoured: the retry is asked for after it, so it overrides it.
       return {
-        changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now) },
+        changes: { status: ActionStatus.Pending, retryCount: 0, cancelRequestedAt: null, ...dueAgainAt(state, event.now) },
         entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
       };
     case 'paused':
