@@ -161,6 +161,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
+    'RUN_ONCE catches up on the latest missed occurrence up to endAt',
+    hourly({ ...late, endAt: at('2025-03-01T09:45:00.000Z') }),
+    ok(null),
+    { status: ActionStatus.Pending, occurrence: 2, executionTime: at('2025-03-01T09:30:00.000Z') },
+    { to: 'PENDING', note: 'missed occurrences up to 2025-03-01T09:30:00.000Z: one catch-up runs now (RUN_ONCE)' },
+    false,
+  ],
+  [
     'a RUN_ALL catch-up whose jitter falls after its pace keeps its jitter',
     hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll, executionTime: at('2025-03-01T10:59:00.000Z'), jitterMs: 3_600_000, jitterSeed: 3 }),
     ok(null),
@@ -538,6 +546,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { status: ActionStatus.Completed, pausedFrom: null },
     { from: 'PENDING', to: 'COMPLETED', attempt: 0 },
     true,
+  ],
+  [
+    'resume RUN_ONCE past endAt runs one catch-up now, at the latest missed time up to endAt',
+    hourly({ ...late, status: ActionStatus.Pending, pausedFrom: 1, endAt: at('2025-03-01T09:45:00.000Z') }),
+    resume,
+    { status: ActionStatus.Pending, pausedFrom: null, executionTime: at('2025-03-01T09:30:00.000Z'), nextAttemptAt: now },
+    { to: 'PENDING', attempt: 0, note: 'resumed; missed occurrences up to 2025-03-01T09:30:00.000Z: one catch-up runs now (RUN_ONCE)' },
+    false,
   ],
   [
     'resume while the covered occurrence still runs only lifts the pause',

@@ -237,41 +237,27 @@ function resumed(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome
     return { changes: { pausedFrom: null, ...dueAgainAt(state, state.nextAttemptAt) }, entry: { to: ActionStatus.Pending, attempt: 0, note: 'resumed' } };
   }
   const schedule = scheduleOf(state);
-  const missed = schedule ? missedOnResume(state, schedule, now, catchUp) : { time: state.executionTime, dueAt: now };
+  if (!schedule) {
+    const note = `resumed; occurrence ${state.occurrence} runs now`;
+    return { changes: { pausedFrom: null, ...dueAgainAt(state, now) }, entry: { to: ActionStatus.Pending, attempt: 0, note } };
+  }
+  // The held occurrence never ran: it is the first of the missed ones. A RUN_ALL catch-up runs the first of them now, without pace.
+  const missed = misfired(state, schedule, state.executionTime, now, catchUp);
   if (!missed.time || (state.endAt && missed.time > state.endAt)) {
-    const note = storableNote(`resumed; ${missed.note ?? 'no occurrence left'}: no occurrence left before endAt`);
-    return { changes: { pausedFrom: null, status: ActionStatus.Completed }, entry: { to: ActionStatus.Completed, attempt: 0, note }, finished: true };
+    const note = storableNote(`resumed; ${missed.note}; no occurrence left before endAt`);
+    return {
+      changes: { pausedFrom: null, status: ActionStatus.Completed },
+      entry: { to: ActionStatus.Completed, attempt: 0, note },
+      finished: true,
+      skipped: withinEnd(missed.skipped, state.endAt),
+    };
   }
-  const note = storableNote(['resumed', missed.note ?? `occurrence ${state.occurrence} runs now`].join('; '));
+  const runsNow = state.misfirePolicy !== MisfirePolicy.Skip;
   return {
-    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? jittered(state, missed.time, state.occurrence)) },
-    entry: { to: ActionStatus.Pending, attempt: 0, note },
-    skipped: schedule ? skippedBefore(schedule, state.executionTime, missed.time, 'misfire') : [],
+    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, runsNow ? now : jittered(state, missed.time, state.occurrence)) },
+    entry: { to: ActionStatus.Pending, attempt: 0, note: storableNote(`resumed; ${missed.note}`) },
+    skipped: missed.skipped,
   };
-}
-
-/** Where a repeating action whose held occurrence's time passed goes on resume, by its misfire policy. */
-function missedOnResume(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): { time: Date | null; dueAt?: Date; note?: string } {
-  switch (state.misfirePolicy) {
-    case MisfirePolicy.RunAll: {
-      const first = firstCaughtUp(schedule, state.executionTime, lastCatchUpTime(state, now), catchUp.max);
-      return {
-        time: first,
-        dueAt: now,
-        note: [olderMissedSkipped(state.executionTime, first, catchUp), `missed occurrences run one after another from ${first.toISOString()} (RUN_ALL)`]
-          .filter(Boolean)
-          .join('; '),
-      };
-    }
-    case MisfirePolicy.RunOnce: {
-      const latest = latestOccurrenceNotAfter(schedule, state.executionTime, now);
-      return { time: latest, dueAt: now, note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
-    }
-    case MisfirePolicy.Skip: {
-      const after = firstOccurrenceAfter(schedule, state.executionTime, now);
-      return { time: after, note: after ? `missed occurrences before ${after.toISOString()} skipped (SKIP)` : 'missed occurrences skipped (SKIP)' };
-    }
-  }
 }
 
 /**
@@ -467,38 +453,56 @@ function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
 function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): NextTime | null {
   const next = nextOccurrence(schedule, state.executionTime);
   if (!next || next > now) return next && { time: next, skipped: skippedByClockChange(schedule, state.executionTime, next) };
+  const missed = misfired(state, schedule, next, now, catchUp);
+  if (state.misfirePolicy !== MisfirePolicy.RunAll || !missed.time) return { time: missed.time, catchUpNote: missed.note, skipped: missed.skipped };
+  // After a run, RUN_ALL's catch-ups follow one another at its pace.
+  const notBefore = nextCatchUpAt(now, catchUp);
+  return {
+    time: missed.time,
+    catchUpNote: [
+      olderMissedSkipped(next, missed.time, catchUp),
+      `missed occurrence ${missed.time.toISOString()} runs next, at ${notBefore.toISOString()} at the earliest (RUN_ALL)`,
+    ]
+      .filter(Boolean)
+      .join('; '),
+    skipped: missed.skipped,
+    notBefore,
+  };
+}
+
+/**
+ * Where a schedule goes when `missedFrom`, its first time still to run, has passed: the misfire
+ * policy, the one rule after a run and on a resume. `RUN_ALL` catches up from the earliest of the
+ * latest `catchUp.max` missed times, `RUN_ONCE` on the latest, both up to endAt (nothing runs after
+ * it); `SKIP` goes on to the first time after now. The missed times it passes over are listed.
+ */
+function misfired(
+  state: ActionState,
+  schedule: Schedule,
+  missedFrom: Date,
+  now: Date,
+  catchUp: CatchUpPolicy,
+): { time: Date | null; note: string; skipped: SkippedOccurrences[] } {
   switch (state.misfirePolicy) {
     case MisfirePolicy.RunAll: {
-      const first = firstCaughtUp(schedule, next, lastCatchUpTime(state, now), catchUp.max);
-      const notBefore = nextCatchUpAt(now, catchUp);
+      const first = firstCaughtUp(schedule, missedFrom, lastCatchUpTime(state, now), catchUp.max);
+      const note = [olderMissedSkipped(missedFrom, first, catchUp), `missed occurrences run one after another from ${first.toISOString()} (RUN_ALL)`];
+      return { time: first, note: note.filter(Boolean).join('; '), skipped: skippedBefore(schedule, missedFrom, first, 'misfire') };
+    }
+    case MisfirePolicy.RunOnce: {
+      const latest = latestOccurrenceNotAfter(schedule, missedFrom, lastCatchUpTime(state, now));
       return {
-        time: first,
-        catchUpNote: [
-          olderMissedSkipped(next, first, catchUp),
-          `missed occurrence ${first.toISOString()} runs next, at ${notBefore.toISOString()} at the earliest (RUN_ALL)`,
-        ]
-          .filter(Boolean)
-          .join('; '),
-        skipped: skippedBefore(schedule, next, first, 'misfire'),
-        notBefore,
+        time: latest,
+        note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)`,
+        skipped: skippedBefore(schedule, missedFrom, latest, 'misfire'),
       };
     }
     case MisfirePolicy.Skip: {
-      const after = firstOccurrenceAfter(schedule, next, now);
-      return (
-        after && {
-          time: after,
-          catchUpNote: `missed occurrences before ${after.toISOString()} skipped (SKIP)`,
-          skipped: skippedBefore(schedule, next, after, 'misfire'),
-        }
-      );
-    }
-    case MisfirePolicy.RunOnce: {
-      const latest = latestOccurrenceNotAfter(schedule, next, now);
+      const after = firstOccurrenceAfter(schedule, missedFrom, now);
       return {
-        time: latest,
-        catchUpNote: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)`,
-        skipped: skippedBefore(schedule, next, latest, 'misfire'),
+        time: after,
+        note: after ? `missed occurrences before ${after.toISOString()} skipped (SKIP)` : 'missed occurrences skipped (SKIP)',
+        skipped: after ? skippedBefore(schedule, missedFrom, after, 'misfire') : [],
       };
     }
   }
