@@ -638,6 +638,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
+    'a retry due on a date added to its calendar since the first attempt does not run: the next occurrence counts its attempts afresh',
+    dueOnHoliday({ retryCount: 2, lastError: 'HTTP 500' }),
+    onCalendarDate,
+    { status: ActionStatus.Pending, occurrence: 2, retryCount: 0, executionTime: at('2025-03-01T12:59:00.000Z'), revision: 5 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0 },
+    false,
+  ],
+  [
     'an occurrence on a date of its calendar does not run: the schedule moves on, its number and executions kept',
     dueOnHoliday(),
     onCalendarDate,

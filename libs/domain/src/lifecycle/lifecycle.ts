@@ -80,9 +80,9 @@ export type LifecycleEvent =
    */
   | { readonly type: 'skipRequested'; readonly now: Date; readonly count: number; readonly lockWindowMs: number }
   /**
-   * The current occurrence came due on a date its calendar holds (Postgres finds it at the claim,
-   * for the occurrence's first attempt): it does not run, and the schedule moves on as after a run,
-   * without consuming an execution.
+   * The current occurrence came due on a date its calendar holds (Postgres finds it at the claim of
+   * any of its attempts, so a date added after a failed attempt stops its retries): it does not run,
+   * and the schedule moves on as after a run, without consuming an execution.
    */
   | { readonly type: 'calendarDate'; readonly now: Date; readonly catchUp: CatchUpPolicy }
   /**
@@ -368,8 +368,9 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
 
 /**
  * The current occurrence's date is in the action's calendar: it is skipped (taking no occurrence
- * number, consuming no execution) and the schedule moves on as after a run. A cancellation that
- * waited for this occurrence takes effect; a pause that let it run holds the next one.
+ * number, consuming no execution) and the schedule moves on as after a run, the next occurrence's
+ * attempts counted afresh. A cancellation that waited for this occurrence takes effect; a pause
+ * that let it run holds the next one.
  */
 function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome {
   const schedule = scheduleOf(state);
@@ -396,6 +397,7 @@ function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): 
   return {
     changes: {
       executionTime: next.time,
+      retryCount: 0,
       skipPending: 0,
       // Skipped occurrences take no number: a pause that let this one run holds the next, which keeps it.
       ...(state.pausedFrom !== null && { pausedFrom: state.occurrence }),
