@@ -61,6 +61,14 @@ describe('dstPolicy: an owner chooses how a wall-clock schedule meets daylight-s
     ]);
   });
 
+  it('runs a day whose executionTime is the first pass of a repeated 02:30 once under last: that pass, then the next days', async () => {
+    const firstPass = daily({ executionTime: '2027-10-31T00:30:00.000Z', dstPolicy: { gap: 'shift', overlap: 'last' } });
+    expect(await occurrences(firstPass)).toEqual(['2027-10-31T00:30:00.000Z', '2027-11-01T01:30:00.000Z', '2027-11-02T01:30:00.000Z']);
+    const created = await api.client.post('/actions', firstPass);
+    const listed = await api.client.get(`/actions/${created.body.id}/occurrences?count=3`);
+    expect(listed.body.occurrences).toEqual(['2027-10-31T00:30:00.000Z', '2027-11-01T01:30:00.000Z', '2027-11-02T01:30:00.000Z']);
+  });
+
   it('answers the policy on every repeating action (the default unless chosen), null on a one-off; PATCH changes it, null resets it', async () => {
     const created = await api.client.post('/actions', daily({}));
     expect(created.status).toBe(201);

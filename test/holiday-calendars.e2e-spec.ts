@@ -2,6 +2,7 @@ import { Scrape, waitUntil } from '@app/testing';
 import { storedCounts } from './support/fixtures';
 import { createCalling, readAction, useRunningStack } from './support/running-stack';
 import { workerHttpUrl } from './support/worker-test-app';
+import { addJobByHand } from './support/queue-state';
 
 const DAY_MS = 86_400_000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -190,6 +191,55 @@ describe('Calendars: named dates that the schedules naming them skip (contract Â
     );
     expect(done).toMatchObject({ occurrence: 2, executionRemainder: 0 });
     expect(stack.receiver.callsTo('/closed')).toHaveLength(2);
+  });
+
+  it('is checked at every attempt: a date added while an occurrence waits for its retry skips it there, and the next occurrence runs afresh', async () => {
+    await http().put('/calendars/closed-later', { dates: [] });
+    stack.receiver.failNext(1);
+    const executionTime = Date.now();
+    const action = await createCalling(stack, '/closed-later', {
+      executionTime,
+      repeat: true,
+      frequency: 'DAILY',
+      executionRemainder: 2,
+      calendar: 'closed-later',
+      retryPolicy: { maxRetries: 3, backoff: { type: 'fixed', delayMs: 3_600_000 } },
+    });
+    await waitUntil('the first attempt to fail', async () => (await readAction(stack, action.id)).retryCount === 1);
+    await http().put('/calendars/closed-later', { dates: [dayOf(executionTime)] });
+    // The retry is made due now rather than in an hour: only its claim can tell whether the date is honoured.
+    await stack.api.db.query(`UPDATE actions SET next_attempt_at = now() WHERE id = $1`, [action.id]);
+    await addJobByHand(stack.api.app, action, `retry-now-${action.id}`);
+
+    const moved = await waitUntil('the retry to be skipped for the calendar', async () => {
+      const current = await readAction(stack, action.id);
+      return new Date(current.executionTime).getTime() === executionTime + DAY_MS ? current : null;
+    });
+    expect(moved).toMatchObject({ status: 'PENDING', occurrence: 1, retryCount: 0, executionRemainder: 2 });
+    expect(stack.receiver.callsTo('/closed-later')).toHaveLength(1);
+    expect((await history(action.id)).at(-1)!.note).toMatch(/is a date of calendar closed-later/);
+  });
+
+  it('is checked at a manual retry as at any attempt: a FAILED occurrence whose date was added since is skipped, not run', async () => {
+    await http().put('/calendars/closed-after-failure', { dates: [] });
+    const executionTime = Date.now() + 3_600_000;
+    const action = await createCalling(stack, '/closed-after-failure', {
+      executionTime,
+      repeat: true,
+      frequency: 'DAILY',
+      executionRemainder: 2,
+      calendar: 'closed-after-failure',
+    });
+    await stack.api.db.query(`UPDATE actions SET status = 'FAILED', retry_count = 4, last_error = 'boom' WHERE id = $1`, [action.id]);
+    await http().put('/calendars/closed-after-failure', { dates: [dayOf(executionTime)] });
+    expect((await http().post(`/actions/${action.id}/retry`)).status).toBe(200);
+
+    const moved = await waitUntil('the retried occurrence to be skipped for the calendar', async () => {
+      const current = await readAction(stack, action.id);
+      return new Date(current.executionTime).getTime() === executionTime + DAY_MS ? current : null;
+    });
+    expect(moved).toMatchObject({ status: 'PENDING', occurrence: 1, retryCount: 0, executionRemainder: 2 });
+    expect(stack.receiver.callsTo('/closed-after-failure')).toHaveLength(0);
   });
 
   it('changes without writing any action that names it: the rows keep their version', async () => {

@@ -60,12 +60,17 @@ export class ActionProcessor {
     let action = claim.action;
     if (claim.takenOver) {
       // The previous attempt's worker died mid-run: that attempt counts as failed before this one starts.
-      const resumed = await this.record(action, { type: 'interrupted', retryPolicy: policy }, 'failed');
+      const resumed = await this.record(action, { type: 'interrupted', retryPolicy: policy }, 'failed', this.whileClaimLasts());
       if (resumed?.updated.status !== ActionStatus.InProgress) return resumed ? outcomeName(resumed.outcome) : 'fenced';
       action = resumed.updated;
     }
     if (!registered) {
-      await this.record(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }, 'no_action');
+      await this.record(
+        action,
+        { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` },
+        'no_action',
+        this.whileClaimLasts(),
+      );
       return 'no-action';
     }
     return this.runAttempt(action, registered, policy, claim.dueAt);
@@ -102,9 +107,17 @@ export class ActionProcessor {
   }
 
   /**
-   * Writes what the lifecycle makes of `event` for the claimed `action`. When its owner asked to
-   * cancel it, or to skip occurrences, since it was read, the lifecycle decides again from the row
-   * as it is now. Null when
+   * A write's bound when no fulfillment ran: the claim just taken lasts a lease without renewals,
+   * after which the occurrence is another worker's to take over, so giving up loses nothing.
+   */
+  private whileClaimLasts(): AbortSignal {
+    return AbortSignal.timeout(this.config.scheduling.claimLeaseMs);
+  }
+
+  /**
+   * Writes what the lifecycle makes of `event` for the claimed `action`, retrying while Postgres is
+   * unreachable until `giveUp` aborts (see `write`). When its owner asked to cancel it, or to skip
+   * occurrences, since it was read, the lifecycle decides again from the row as it is now. Null when
    * a takeover fenced the attempt off. A written outcome counts its attempt; a fenced one does not
    * (the takeover counted it).
    */
@@ -112,11 +125,11 @@ export class ActionProcessor {
     action: ActionEntity,
     event: LifecycleEvent,
     attempt: AttemptOutcome,
-    claim?: AbortSignal,
+    giveUp: AbortSignal,
   ): Promise<{ outcome: Transition<ActionEntity>; updated: ActionEntity } | null> {
     for (let current = action; ;) {
       const outcome = transition(current, event);
-      const updated = await inSpan('punctual.record', { ...spanAttributes(action), [OUTCOME]: attempt }, () => this.write(outcome, claim));
+      const updated = await inSpan('punctual.record', { ...spanAttributes(action), [OUTCOME]: attempt }, () => this.write(outcome, giveUp));
       if (updated) {
         this.metrics.attemptEnded(action, attempt);
         return { outcome, updated };
@@ -130,13 +143,26 @@ export class ActionProcessor {
     }
   }
 
-  /** Retries while Postgres is unreachable and the claim may still hold: the fulfillment already ran, so a failed write must never make it run again. */
-  private async write(outcome: Transition<ActionEntity>, claim?: AbortSignal): Promise<ActionEntity | null> {
+  /**
+   * Retries while Postgres is unreachable, until `giveUp` aborts. After a fulfillment ran, that is
+   * its claim's signal: while the claim may still hold, a failed write must never make it run again.
+   * When none ran, it is the claim's length (`whileClaimLasts`). Given up, the job fails and the
+   * occurrence heals from Postgres once it answers: the overdue sweep queues it again and, its
+   * claim lapsed, a worker takes it over.
+   */
+  private async write(outcome: Transition<ActionEntity>, giveUp: AbortSignal): Promise<ActionEntity | null> {
     for (let retry = 0; ; retry += 1) {
       try {
         return await this.scheduler.recordOutcome(outcome);
       } catch (error) {
-        if (!isDatabaseUnavailable(error) || claim?.aborted) throw error;
+        if (!isDatabaseUnavailable(error)) throw error;
+        if (giveUp.aborted) {
+          this.logFor(outcome.before).warn(
+            `Gave up recording ${idempotencyKeyOf(outcome.before)} after ${retry + 1} tries, Postgres unreachable (${(error as Error).message}): ` +
+              'the job fails, and the occurrence is taken over once Postgres answers and its claim lapsed',
+          );
+          throw error;
+        }
         await sleep(Math.min(100 * 2 ** retry, 2000));
       }
     }

@@ -16,11 +16,12 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
 ]);
 
 /**
- * A PENDING row's occurrence falls on a date of its calendar, in its zone, and has not started:
- * it is not claimed but skipped (the lifecycle's `calendarDate`). Checked when the occurrence comes
- * due, so a calendar's change applies to every occurrence still to come without touching a row.
+ * A PENDING row's occurrence falls on a date of its calendar, in its zone: it is not claimed but
+ * skipped (the lifecycle's `calendarDate`). Checked whenever an attempt comes due (the first, a
+ * retry, a manual retry), so a calendar's change applies to every attempt still to come without
+ * touching a row.
  */
-const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND a.retry_count = 0 AND EXISTS (
+const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND EXISTS (
         SELECT 1 FROM calendar_dates d
         WHERE d.tenant_id = a.tenant_id AND d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
 

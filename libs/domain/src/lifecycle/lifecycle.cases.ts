@@ -163,6 +163,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     false,
   ],
   [
+    'RUN_ONCE catches up on the latest missed occurrence up to endAt',
+    hourly({ ...late, endAt: at('2025-03-01T09:45:00.000Z') }),
+    ok(null),
+    { status: ActionStatus.Pending, occurrence: 2, executionTime: at('2025-03-01T09:30:00.000Z') },
+    { to: 'PENDING', note: 'missed occurrences up to 2025-03-01T09:30:00.000Z: one catch-up runs now (RUN_ONCE)' },
+    false,
+  ],
+  [
     'a RUN_ALL catch-up whose jitter falls after its pace keeps its jitter',
     hourly({ ...late, misfirePolicy: MisfirePolicy.RunAll, executionTime: at('2025-03-01T10:59:00.000Z'), jitterMs: 3_600_000, jitterSeed: 3 }),
     ok(null),
@@ -270,6 +278,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { type: 'retriedManually', now },
     { status: ActionStatus.Pending },
     { from: 'NO_ACTION' },
+    false,
+  ],
+  [
+    'a manual retry drops the cancel request that a NO_ACTION ended without honouring',
+    state({ status: ActionStatus.NoAction, ...requested }),
+    { type: 'retriedManually', now },
+    { status: ActionStatus.Pending, cancelRequestedAt: null },
+    { from: 'NO_ACTION', to: 'PENDING', note: 'manual retry' },
     false,
   ],
   [
@@ -543,6 +559,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     true,
   ],
   [
+    'resume RUN_ONCE past endAt runs one catch-up now, at the latest missed time up to endAt',
+    hourly({ ...late, status: ActionStatus.Pending, pausedFrom: 1, endAt: at('2025-03-01T09:45:00.000Z') }),
+    resume,
+    { status: ActionStatus.Pending, pausedFrom: null, executionTime: at('2025-03-01T09:30:00.000Z'), nextAttemptAt: now },
+    { to: 'PENDING', attempt: 0, note: 'resumed; missed occurrences up to 2025-03-01T09:30:00.000Z: one catch-up runs now (RUN_ONCE)' },
+    false,
+  ],
+  [
     'resume while the covered occurrence still runs only lifts the pause',
     hourly({ occurrence: 3, pausedFrom: 4 }),
     resume,
@@ -622,6 +646,14 @@ export const TRANSITION_CASES: TransitionCase[] = [
     { type: 'patched', now, by: 'creator', changes: { jitterMs: null } },
     { jitterMs: null, nextAttemptAt: at('2025-03-01T13:00:00.000Z'), revision: 5 },
     { to: 'PENDING', note: 'updated jitterMs' },
+    false,
+  ],
+  [
+    'a retry due on a date added to its calendar since the first attempt does not run: the next occurrence counts its attempts afresh',
+    dueOnHoliday({ retryCount: 2, lastError: 'HTTP 500' }),
+    onCalendarDate,
+    { status: ActionStatus.Pending, occurrence: 2, retryCount: 0, executionTime: at('2025-03-01T12:59:00.000Z'), revision: 5 },
+    { from: 'PENDING', to: 'PENDING', attempt: 0 },
     false,
   ],
   [

@@ -92,6 +92,20 @@ describe('the action lifecycle', () => {
     expect(listed).toEqual(skipped);
   });
 
+  it('a cancel request that ended in NO_ACTION does not outlive a manual retry: the retry runs to its end, and a new cancel is heard', () => {
+    const requestedThenNoAction = [cancel(), { type: 'typeUnknown', note: 'no module' } as LifecycleEvent].reduce(
+      (current, event) => transition(current, event).after,
+      state({ status: ActionStatus.Pending }),
+    );
+    expect(requestedThenNoAction).toMatchObject({ status: ActionStatus.NoAction, cancelRequestedAt: now });
+    const retried = transition(requestedThenNoAction, { type: 'retriedManually', now }).after;
+    const ran = transition(transition(retried, { type: 'claimed' }).after, ok()).after;
+    expect(ran.status).toBe(ActionStatus.Completed);
+    const canceledAgain = transition(retried, cancel('again'));
+    expect(canceledAgain.history).toHaveLength(1);
+    expect(transition(transition(canceledAgain.after, { type: 'claimed' }).after, ok()).after.status).toBe(ActionStatus.Canceled);
+  });
+
   it('lists at most 100 skipped occurrences one by one, and the rest in one entry', () => {
     const longOutage = state({
       status: ActionStatus.InProgress,

@@ -64,7 +64,7 @@ export type LifecycleEvent =
    * about to) finishes first; anything else ends at once.
    */
   | { readonly type: 'canceled'; readonly now: Date; readonly note: string | null; readonly lockWindowMs: number }
-  /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence. */
+  /** A client asked to run a FAILED or NO_ACTION action again, now, as the same occurrence; a cancel request left from before is dropped. */
   | { readonly type: 'retriedManually'; readonly now: Date }
   /**
    * Its owner paused the action: no attempt of a later occurrence starts until it is resumed. An
@@ -80,9 +80,9 @@ export type LifecycleEvent =
    */
   | { readonly type: 'skipRequested'; readonly now: Date; readonly count: number; readonly lockWindowMs: number }
   /**
-   * The current occurrence came due on a date its calendar holds (Postgres finds it at the claim,
-   * for the occurrence's first attempt): it does not run, and the schedule moves on as after a run,
-   * without consuming an execution.
+   * The current occurrence came due on a date its calendar holds (Postgres finds it at the claim of
+   * any of its attempts, so a date added after a failed attempt stops its retries): it does not run,
+   * and the schedule moves on as after a run, without consuming an execution.
    */
   | { readonly type: 'calendarDate'; readonly now: Date; readonly catchUp: CatchUpPolicy }
   /**
@@ -172,8 +172,9 @@ function apply(state: ActionState, event: LifecycleEvent): Outcome {
       if (state.status !== ActionStatus.Failed && state.status !== ActionStatus.NoAction) {
         throw new TransitionRefusedError(`Action is ${state.status}; only FAILED or NO_ACTION actions can be retried`);
       }
+      // A NO_ACTION ends with a cancel request unhonoured: the retry is asked for after it, so it overrides it.
       return {
-        changes: { status: ActionStatus.Pending, retryCount: 0, ...dueAgainAt(state, event.now, event.now) },
+        changes: { status: ActionStatus.Pending, retryCount: 0, cancelRequestedAt: null, ...dueAgainAt(state, event.now, event.now) },
         entry: { to: ActionStatus.Pending, attempt: 0, note: 'manual retry' },
       };
     case 'paused':
@@ -242,41 +243,27 @@ function resumed(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome
     };
   }
   const schedule = scheduleOf(state);
-  const missed = schedule ? missedOnResume(state, schedule, now, catchUp) : { time: state.executionTime, dueAt: now };
+  if (!schedule) {
+    const note = `resumed; occurrence ${state.occurrence} runs now`;
+    return { changes: { pausedFrom: null, ...dueAgainAt(state, now, now) }, entry: { to: ActionStatus.Pending, attempt: 0, note } };
+  }
+  // The held occurrence never ran: it is the first of the missed ones. A RUN_ALL catch-up runs the first of them now, without pace.
+  const missed = misfired(state, schedule, state.executionTime, now, catchUp);
   if (!missed.time || (state.endAt && missed.time > state.endAt)) {
-    const note = storableNote(`resumed; ${missed.note ?? 'no occurrence left'}: no occurrence left before endAt`);
-    return { changes: { pausedFrom: null, status: ActionStatus.Completed }, entry: { to: ActionStatus.Completed, attempt: 0, note }, finished: true };
+    const note = storableNote(`resumed; ${missed.note}; no occurrence left before endAt`);
+    return {
+      changes: { pausedFrom: null, status: ActionStatus.Completed },
+      entry: { to: ActionStatus.Completed, attempt: 0, note },
+      finished: true,
+      skipped: withinEnd(missed.skipped, state.endAt),
+    };
   }
-  const note = storableNote(['resumed', missed.note ?? `occurrence ${state.occurrence} runs now`].join('; '));
+  const runsNow = state.misfirePolicy !== MisfirePolicy.Skip;
   return {
-    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, missed.dueAt ?? jittered(state, missed.time, state.occurrence), now) },
-    entry: { to: ActionStatus.Pending, attempt: 0, note },
-    skipped: schedule ? skippedBefore(schedule, state.executionTime, missed.time, 'misfire') : [],
+    changes: { pausedFrom: null, executionTime: missed.time, ...dueAgainAt(state, runsNow ? now : jittered(state, missed.time, state.occurrence), now) },
+    entry: { to: ActionStatus.Pending, attempt: 0, note: storableNote(`resumed; ${missed.note}`) },
+    skipped: missed.skipped,
   };
-}
-
-/** Where a repeating action whose held occurrence's time passed goes on resume, by its misfire policy. */
-function missedOnResume(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): { time: Date | null; dueAt?: Date; note?: string } {
-  switch (state.misfirePolicy) {
-    case MisfirePolicy.RunAll: {
-      const first = firstCaughtUp(schedule, state.executionTime, lastCatchUpTime(state, now), catchUp.max);
-      return {
-        time: first,
-        dueAt: now,
-        note: [olderMissedSkipped(state.executionTime, first, catchUp), `missed occurrences run one after another from ${first.toISOString()} (RUN_ALL)`]
-          .filter(Boolean)
-          .join('; '),
-      };
-    }
-    case MisfirePolicy.RunOnce: {
-      const latest = latestOccurrenceNotAfter(schedule, state.executionTime, now);
-      return { time: latest, dueAt: now, note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)` };
-    }
-    case MisfirePolicy.Skip: {
-      const after = firstOccurrenceAfter(schedule, state.executionTime, now);
-      return { time: after, note: after ? `missed occurrences before ${after.toISOString()} skipped (SKIP)` : 'missed occurrences skipped (SKIP)' };
-    }
-  }
 }
 
 /**
@@ -387,8 +374,9 @@ function skipRequested(state: ActionState, event: Extract<LifecycleEvent, { type
 
 /**
  * The current occurrence's date is in the action's calendar: it is skipped (taking no occurrence
- * number, consuming no execution) and the schedule moves on as after a run. A cancellation that
- * waited for this occurrence takes effect; a pause that let it run holds the next one.
+ * number, consuming no execution) and the schedule moves on as after a run, the next occurrence's
+ * attempts counted afresh. A cancellation that waited for this occurrence takes effect; a pause
+ * that let it run holds the next one.
  */
 function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): Outcome {
   const schedule = scheduleOf(state);
@@ -415,6 +403,7 @@ function onCalendarDate(state: ActionState, now: Date, catchUp: CatchUpPolicy): 
   return {
     changes: {
       executionTime: next.time,
+      retryCount: 0,
       skipPending: 0,
       // Skipped occurrences take no number: a pause that let this one run holds the next, which keeps it.
       ...(state.pausedFrom !== null && { pausedFrom: state.occurrence }),
@@ -472,38 +461,56 @@ function endsCanceledIfAsked(state: ActionState, outcome: Outcome): Outcome {
 function nextScheduledTime(state: ActionState, schedule: Schedule, now: Date, catchUp: CatchUpPolicy): NextTime | null {
   const next = nextOccurrence(schedule, state.executionTime);
   if (!next || next > now) return next && { time: next, skipped: skippedByClockChange(schedule, state.executionTime, next) };
+  const missed = misfired(state, schedule, next, now, catchUp);
+  if (state.misfirePolicy !== MisfirePolicy.RunAll || !missed.time) return { time: missed.time, catchUpNote: missed.note, skipped: missed.skipped };
+  // After a run, RUN_ALL's catch-ups follow one another at its pace.
+  const notBefore = nextCatchUpAt(now, catchUp);
+  return {
+    time: missed.time,
+    catchUpNote: [
+      olderMissedSkipped(next, missed.time, catchUp),
+      `missed occurrence ${missed.time.toISOString()} runs next, at ${notBefore.toISOString()} at the earliest (RUN_ALL)`,
+    ]
+      .filter(Boolean)
+      .join('; '),
+    skipped: missed.skipped,
+    notBefore,
+  };
+}
+
+/**
+ * Where a schedule goes when `missedFrom`, its first time still to run, has passed: the misfire
+ * policy, the one rule after a run and on a resume. `RUN_ALL` catches up from the earliest of the
+ * latest `catchUp.max` missed times, `RUN_ONCE` on the latest, both up to endAt (nothing runs after
+ * it); `SKIP` goes on to the first time after now. The missed times it passes over are listed.
+ */
+function misfired(
+  state: ActionState,
+  schedule: Schedule,
+  missedFrom: Date,
+  now: Date,
+  catchUp: CatchUpPolicy,
+): { time: Date | null; note: string; skipped: SkippedOccurrences[] } {
   switch (state.misfirePolicy) {
     case MisfirePolicy.RunAll: {
-      const first = firstCaughtUp(schedule, next, lastCatchUpTime(state, now), catchUp.max);
-      const notBefore = nextCatchUpAt(now, catchUp);
+      const first = firstCaughtUp(schedule, missedFrom, lastCatchUpTime(state, now), catchUp.max);
+      const note = [olderMissedSkipped(missedFrom, first, catchUp), `missed occurrences run one after another from ${first.toISOString()} (RUN_ALL)`];
+      return { time: first, note: note.filter(Boolean).join('; '), skipped: skippedBefore(schedule, missedFrom, first, 'misfire') };
+    }
+    case MisfirePolicy.RunOnce: {
+      const latest = latestOccurrenceNotAfter(schedule, missedFrom, lastCatchUpTime(state, now));
       return {
-        time: first,
-        catchUpNote: [
-          olderMissedSkipped(next, first, catchUp),
-          `missed occurrence ${first.toISOString()} runs next, at ${notBefore.toISOString()} at the earliest (RUN_ALL)`,
-        ]
-          .filter(Boolean)
-          .join('; '),
-        skipped: skippedBefore(schedule, next, first, 'misfire'),
-        notBefore,
+        time: latest,
+        note: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)`,
+        skipped: skippedBefore(schedule, missedFrom, latest, 'misfire'),
       };
     }
     case MisfirePolicy.Skip: {
-      const after = firstOccurrenceAfter(schedule, next, now);
-      return (
-        after && {
-          time: after,
-          catchUpNote: `missed occurrences before ${after.toISOString()} skipped (SKIP)`,
-          skipped: skippedBefore(schedule, next, after, 'misfire'),
-        }
-      );
-    }
-    case MisfirePolicy.RunOnce: {
-      const latest = latestOccurrenceNotAfter(schedule, next, now);
+      const after = firstOccurrenceAfter(schedule, missedFrom, now);
       return {
-        time: latest,
-        catchUpNote: `missed occurrences up to ${latest.toISOString()}: one catch-up runs now (RUN_ONCE)`,
-        skipped: skippedBefore(schedule, next, latest, 'misfire'),
+        time: after,
+        note: after ? `missed occurrences before ${after.toISOString()} skipped (SKIP)` : 'missed occurrences skipped (SKIP)',
+        skipped: after ? skippedBefore(schedule, missedFrom, after, 'misfire') : [],
       };
     }
   }

@@ -36,9 +36,8 @@ export function upcomingOccurrences(state: ActionState, count: number, calendarD
       time = nextOccurrence(schedule, time);
       continue;
     }
-    // A started occurrence finishes its retries whatever its calendar says since.
-    const checked: boolean = !current || state.retryCount === 0;
-    const day: string | null = checked && calendarDates.size > 0 ? localDay(time, schedule.timezone) : null;
+    // Every attempt is checked, a retry's too: a date added after an occurrence started still stops it.
+    const day: string | null = calendarDates.size > 0 ? localDay(time, schedule.timezone) : null;
     if (day !== null && calendarDates.has(day)) {
       // Requested skips still to come are occurrences, so they are passed one by one.
       time = requestedSkips > 0 ? nextOccurrence(schedule, time) : firstOccurrenceAfterDates(schedule, time, calendarDates, day);

@@ -162,6 +162,16 @@ describe('DST policy corner cases', () => {
     expect(firstOccurrenceAfter(schedule, at('2027-10-30T00:30:00Z'), at('2027-10-31T00:30:00Z'))!.toISOString()).toBe('2027-10-31T01:30:00.000Z');
   });
 
+  it('under first or last, a run at the pass the policy would not choose (an executionTime names it) is that time run once', () => {
+    const firstPass = daily('2027-10-31T00:30:00Z', 'Europe/Berlin');
+    expect(nextOccurrence(firstPass({ gap: 'shift', overlap: 'last' }), at('2027-10-31T00:30:00Z'))!.toISOString()).toBe('2027-11-01T01:30:00.000Z');
+    const secondPass = daily('2027-10-31T01:30:00Z', 'Europe/Berlin');
+    expect(nextOccurrence(secondPass({ gap: 'shift', overlap: 'first' }), at('2027-10-31T01:30:00Z'))!.toISOString()).toBe('2027-11-01T01:30:00.000Z');
+    // Only that time's other pass is left out: the next times of the repeated hour still run at the policy's pass.
+    const halfHourly = cron('*/30 2 * * *', 'Europe/Berlin')({ gap: 'shift', overlap: 'last' });
+    expect(until(halfHourly, at('2027-10-31T00:00:00Z'), at('2027-10-31T02:00:00Z'))).toEqual(['2027-10-31T00:00:00.000Z', '2027-10-31T01:30:00.000Z']);
+  });
+
   it('from an arbitrary instant inside the repeated hour, each pass runs as the policy says', () => {
     // Berlin 2027-10-31: 02:00–03:00 local is shown from 00:00Z to 01:00Z, then again to 02:00Z.
     const quarterHourly = (overlap: DstPolicy['overlap']): Schedule => cron('*/15 * * * *', 'Europe/Berlin')({ gap: 'shift', overlap });

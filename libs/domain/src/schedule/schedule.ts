@@ -3,7 +3,7 @@ import { Frequency } from '../action-vocabulary';
 import { shortestDayGap } from './cron-day-gap';
 import { CronExpression } from './cron-expression';
 import { DEFAULT_DST_POLICY, DstPolicy } from './dst-policy';
-import { OffsetStretch, offsetStretchFrom, offsetStretchUntil, wallTime } from './zoned-time';
+import { OffsetStretch, offsetStretchFrom, offsetStretchUntil, showSameWallTime, wallTime } from './zoned-time';
 
 /** How a repeating action recurs: a fixed frequency or a cron expression, read in an IANA zone. */
 export interface Schedule {
@@ -38,12 +38,20 @@ export function addMonthsClamped(wall: Date, months: number): Date {
  * daylight-saving changes; cron is the next matching local time. Those local times meet a
  * daylight-saving change as the schedule's DstPolicy says, and the result is the first of their
  * instants strictly after `current` (from the first instant of a repeated time under `both`, its
- * second). Null when a cron expression never matches again.
+ * second). Under `first` or `last` a repeated time runs once: an executionTime may name the pass
+ * the policy would not run, and the other pass of that same time is then no next occurrence. Null
+ * when a cron expression never matches again.
  */
 export function nextOccurrence(schedule: Schedule, current: Date): Date | null {
   const fixed = fixedStep(schedule);
   if (fixed) return new Date(current.getTime() + fixed);
-  return firstInstantAfter(wallTimesOf(schedule), schedule.timezone, policyOf(schedule), current);
+  const walls = wallTimesOf(schedule);
+  const policy = policyOf(schedule);
+  const next = firstInstantAfter(walls, schedule.timezone, policy, current);
+  if (next && policy.overlap !== 'both' && showSameWallTime(current, next, schedule.timezone)) {
+    return firstInstantAfter(walls, schedule.timezone, policy, next);
+  }
+  return next;
 }
 
 /** The first cron time at or after `from`: a cron action's first occurrence. Null when it never matches. */

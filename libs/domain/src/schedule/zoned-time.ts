@@ -77,6 +77,11 @@ function offsetAt(instant: number, zone: string): number {
   return hour.offset ?? offsetReadAt(instant, zone);
 }
 
+/** Whether `zone` shows the same wall time at both instants: the two passes of a time the clocks went back over, or one instant. */
+export function showSameWallTime(a: Date, b: Date, zone: string): boolean {
+  return a.getTime() + offsetAt(a.getTime(), zone) === b.getTime() + offsetAt(b.getTime(), zone);
+}
+
 /**
  * The instant at which `zone` shows the wall time `wall`. A wall time that happens twice (the
  * clocks went back) resolves to its first instant; one that does not exist (the clocks jumped
