@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
-import { HELD_BY_PAUSE } from './held-by-pause';
+import { overdueBefore } from './action-predicates';
 import { hydrate } from './hydrate';
 
 /** What happened in one minute: attempts ended by outcome, and the firing lag of the attempts started. */
@@ -100,11 +100,11 @@ export class ActivityRepository {
   async overdue(dueBefore: Date, limit: number): Promise<OverdueActions> {
     // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
     const [{ count }]: { count: string }[] = await this.dataSource.query(
-      `SELECT count(*) AS count FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE}`,
+      `SELECT count(*) AS count FROM actions WHERE ${overdueBefore('$1')}`,
       [dueBefore],
     );
     const rows: Record<string, unknown>[] = await this.dataSource.query(
-      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE} ORDER BY next_attempt_at, id LIMIT $2`,
+      `SELECT * FROM actions WHERE ${overdueBefore('$1')} ORDER BY next_attempt_at, id LIMIT $2`,
       [dueBefore, limit],
     );
     const metadata = this.dataSource.getMetadata(ActionEntity);
