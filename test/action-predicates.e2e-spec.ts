@@ -43,10 +43,11 @@ describe('The SQL predicates on actions answer as their TypeScript twins, for ev
       const type = `PREDICATE_${randomUUID().slice(0, 8).toUpperCase()}`;
       types.set(offset, type);
       if (offset === null) continue;
-      await session.query(
-        `INSERT INTO workers (id, host, pid, knows, serves, concurrency, live_until) VALUES ($1, 'spec', 1, $2, $2, 1, $3)`,
-        [randomUUID(), [type], new Date(now.getTime() + offset)],
-      );
+      await session.query(`INSERT INTO workers (id, host, pid, knows, serves, concurrency, live_until) VALUES ($1, 'spec', 1, $2, $2, 1, $3)`, [
+        randomUUID(),
+        [type],
+        new Date(now.getTime() + offset),
+      ]);
     }
   });
   afterAll(async () => {
@@ -88,7 +89,12 @@ describe('The SQL predicates on actions answer as their TypeScript twins, for ev
       const knownUntil = offset === null ? null : new Date(now.getTime() + offset);
       for (const graceMs of GRACES) {
         const sql = await sqlSays(ofUnknownTypeAt('$6::timestamptz', '$7::integer'), row, types.get(offset)!, now, graceMs);
-        expect(['of an unknown type', knownUntil, graceMs, sql]).toEqual(['of an unknown type', knownUntil, graceMs, endsForUnknownType(row, now, graceMs, knownUntil)]);
+        expect(['of an unknown type', knownUntil, graceMs, sql]).toEqual([
+          'of an unknown type',
+          knownUntil,
+          graceMs,
+          endsForUnknownType(row, now, graceMs, knownUntil),
+        ]);
       }
     }
   });

@@ -60,7 +60,7 @@ export type DeadLetterStatus = (typeof DEAD_LETTER_STATUSES)[number];
 
 export function parseDeadLetterStatus(input: RawInput, field = 'status'): DeadLetterStatus {
   const value = textField(input, field) ?? ActionStatus.Failed;
-  const status = DEAD_LETTER_STATUSES.find((s) => s === value);
+  const status = DEAD_LETTER_STATUSES.find((s) => s === (value as ActionStatus));
   if (!status) throw new ConsoleInputError(field, 'must be FAILED or NO_ACTION');
   return status;
 }

@@ -112,6 +112,8 @@ function retriedNotice(query: RawInput, status: DeadLetterStatus): Notice | unde
   const changed =
     Number(skipped) > 0 ? ` ${count(Number(skipped))} had changed meanwhile (retried or deleted by someone else) and were left as they were.` : '';
   const held =
-    Number(overQuota) > 0 ? ` ${count(Number(overQuota))} stayed ${status}: their tenant has no place left among its active actions (maxActiveActions).` : '';
+    Number(overQuota) > 0
+      ? ` ${count(Number(overQuota))} stayed ${status}: their tenant has no place left among its active actions (maxActiveActions).`
+      : '';
   return { kind: 'success', text: `Retried ${count(n)} action${n === 1 ? '' : 's'}: PENDING again, running now.${changed}${held}` };
 }

@@ -55,9 +55,19 @@ export class WorkerPresence extends PeriodicTask implements OnModuleInit {
     );
   }
 
+  /** The stop's write, sent at the first moment of shutdown. */
+  private stopWritten: Promise<void> = Promise.resolve();
+
   /** From the first moment of shutdown the worker takes no new jobs: it stops being live for the promoter at once. */
-  async onModuleDestroy(): Promise<void> {
+  onModuleDestroy(): void {
     super.onModuleDestroy();
-    await this.workers.stop(this.id);
+    this.stopWritten = this.workers.stop(this.id).catch((error: Error) => {
+      this.logger.warn(`Could not record this worker's stop; it stops being live ${LIVENESS_MS} ms after its last heartbeat: ${error.message}`);
+    });
+  }
+
+  /** Waits for the stop's write while the database is still open. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await Promise.all([this.stopWritten, super.beforeApplicationShutdown()]);
   }
 }

@@ -99,10 +99,9 @@ export class ActivityRepository {
   /** PENDING actions due before `dueBefore` that have not started and are not held by a pause: their count and the `limit` most overdue. */
   async overdue(dueBefore: Date, limit: number): Promise<OverdueActions> {
     // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
-    const [{ count }]: { count: string }[] = await this.dataSource.query(
-      `SELECT count(*) AS count FROM actions WHERE ${overdueBefore('$1')}`,
-      [dueBefore],
-    );
+    const [{ count }]: { count: string }[] = await this.dataSource.query(`SELECT count(*) AS count FROM actions WHERE ${overdueBefore('$1')}`, [
+      dueBefore,
+    ]);
     const rows: Record<string, unknown>[] = await this.dataSource.query(
       `SELECT * FROM actions WHERE ${overdueBefore('$1')} ORDER BY next_attempt_at, id LIMIT $2`,
       [dueBefore, limit],

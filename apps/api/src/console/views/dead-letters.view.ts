@@ -24,15 +24,17 @@ export function deadLetterTypesView(byType: { type: string; counts: number[] }[]
         <th scope="row"><a href="${typeHref(type, ActionStatus.Failed, tenant.selected)}">${type}</a></th>
         ${DEAD_LETTER_STATUSES.map(
           (status, i) =>
-            html`<td>${counts[i] > 0 ? html`<a href="${typeHref(type, status, tenant.selected)}" aria-label="${status} ${type}">${count(counts[i])}</a>` : '0'}</td>`,
+            html`<td>
+              ${counts[i] > 0 ? html`<a href="${typeHref(type, status, tenant.selected)}" aria-label="${status}">${count(counts[i])}</a>` : '0'}
+            </td>`,
         )}
       </tr>`,
   );
   return html`<h1>Dead letters</h1>
     ${tenantFilterForm('/admin/dead-letters', tenant)}
     <p>
-      Actions that used up their retries are FAILED; actions that were due for UNKNOWN_TYPE_GRACE_MS while no running worker knew their type are
-      NO_ACTION. Both wait here for someone to retry or delete them.
+      Actions that used up their retries are FAILED; actions that were due for UNKNOWN_TYPE_GRACE_MS while no running worker knew their type are NO_ACTION.
+      Both wait here for someone to retry or delete them.
     </p>
     ${rows.length === 0 ? html`<p class="muted">No FAILED or NO_ACTION action.</p>` : dataTable(['Type', ...DEAD_LETTER_STATUSES], rows)}`;
 }
@@ -77,8 +79,8 @@ export function retryAllConfirmView(type: string, status: DeadLetterStatus, tota
       ${csrfField(csrfToken)} ${tenant ? html`<input type="hidden" name="tenant" value="${tenant}" />` : ''}
       <input type="hidden" name="status" value="${status}" />
       <p>
-        This puts <strong>${count(total)}</strong> ${status} ${type} action${total === 1 ? '' : 's'}${whose} back to PENDING, due now. Each ${again},
-        with the same idempotency key, exactly as if it were retried on its own.
+        This puts <strong>${count(total)}</strong> ${status} ${type} action${total === 1 ? '' : 's'}${whose} back to PENDING, due now. Each ${again}, with
+        the same idempotency key, exactly as if it were retried on its own.
       </p>
       <button type="submit">Retry all ${count(total)}</button> <a href="${base}">Cancel</a>
     </form>`;

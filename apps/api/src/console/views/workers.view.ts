@@ -23,12 +23,14 @@ export function workersView(workers: readonly LiveWorker[]): SafeHtml {
   return html`<h1>Workers</h1>
     <p>
       The workers running now, as each declares itself every few seconds: the action types its registry knows, the ones it serves, how many attempts it
-      runs at once per type and runs now. An action of a type no live worker knows ends NO_ACTION once it has been due for UNKNOWN_TYPE_GRACE_MS; one of
-      a type known but served by none waits for a worker that serves it.
+      runs at once per type and runs now. An action of a type no live worker knows ends NO_ACTION once it has been due for UNKNOWN_TYPE_GRACE_MS; one of a
+      type known but served by none waits for a worker that serves it.
     </p>
     <div data-live>
-      ${rows.length === 0
-        ? html`<p class="muted">No live worker.</p>`
-        : dataTable(['Worker', 'Knows', 'Serves', 'Concurrency', 'Running', 'Last heartbeat', 'Started'], rows)}
+      ${
+        rows.length === 0
+          ? html`<p class="muted">No live worker.</p>`
+          : dataTable(['Worker', 'Knows', 'Serves', 'Concurrency', 'Running', 'Last heartbeat', 'Started'], rows)
+      }
     </div>`;
 }
