@@ -25,6 +25,8 @@ export const LIVENESS_MS = 4 * HEARTBEAT_MS;
 @Injectable()
 export class WorkerPresence extends PeriodicTask implements OnModuleInit {
   readonly id = randomUUID();
+  /** The stop's write, sent at the first moment of shutdown. */
+  private stopWritten: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly workers: WorkersRepository,
@@ -54,9 +56,6 @@ export class WorkerPresence extends PeriodicTask implements OnModuleInit {
       LIVENESS_MS,
     );
   }
-
-  /** The stop's write, sent at the first moment of shutdown. */
-  private stopWritten: Promise<void> = Promise.resolve();
 
   /** From the first moment of shutdown the worker takes no new jobs: it stops being live for the promoter at once. */
   onModuleDestroy(): void {
