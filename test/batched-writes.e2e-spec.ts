@@ -29,7 +29,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   async function createDueActions(count: number): Promise<ActionEntity[]> {
     const created = await api.client.post('/actions/batch', { items: Array.from({ length: count }, () => httpRequestExample(0)) });
     expect(created.status).toBe(201);
-    return Promise.all(created.body.items.map(async (item: { id: string }) => claimed(await store.claim(item.id, 0, LEASE_MS))));
+    return Promise.all(created.body.items.map(async (item: { id: string }) => claimed(await store.claim(item.id, 0, 'HTTP_REQUEST', LEASE_MS))));
   }
 
   async function historyOf(
@@ -52,7 +52,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
 
   it('the same occurrence claimed ten times at once: one claim wins, one history entry', async () => {
     const created = await api.client.post('/actions', httpRequestExample(0));
-    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(created.body.id, 0, LEASE_MS)));
+    const claims = await Promise.all(Array.from({ length: 10 }, () => store.claim(created.body.id, 0, 'HTTP_REQUEST', LEASE_MS)));
     expect(claims.filter((c) => c.kind === 'claimed')).toHaveLength(1);
     const entries = await historyOf(created.body.id);
     expect(entries.filter((e) => e.to_status === 'IN_PROGRESS')).toHaveLength(1);
@@ -61,14 +61,14 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
   it('claims in one batch: current revisions win, a stale revision gets nothing', async () => {
     const created = await api.client.post('/actions/batch', { items: Array.from({ length: 20 }, () => httpRequestExample(0)) });
     const ids: string[] = created.body.items.map((a: { id: string }) => a.id);
-    const claims = await Promise.all([...ids.map((id) => store.claim(id, 0, LEASE_MS)), store.claim(ids[0], 7, LEASE_MS)]);
+    const claims = await Promise.all([...ids.map((id) => store.claim(id, 0, 'HTTP_REQUEST', LEASE_MS)), store.claim(ids[0], 7, 'HTTP_REQUEST', LEASE_MS)]);
     expect(claims.slice(0, 20).map((c) => claimed(c).id)).toEqual(ids);
     expect(claims[20]).toEqual({ kind: 'none' });
   });
 
   it("a claim before the due time (on Postgres's clock) is refused with the time left", async () => {
     const created = await api.client.post('/actions', httpRequestExample(60_000));
-    const claim = await store.claim(created.body.id, 0, LEASE_MS);
+    const claim = await store.claim(created.body.id, 0, 'HTTP_REQUEST', LEASE_MS);
     expect(claim.kind).toBe('not-due');
     expect(claim.kind === 'not-due' && claim.dueInMs).toBeGreaterThan(50_000);
     expect((await historyOf(created.body.id)).map((e) => e.to_status)).toEqual(['PENDING']);
@@ -100,7 +100,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
 
   it('each outcome answers with the action as stored, every field of it', async () => {
     const recurring = await api.client.post('/actions', { ...httpRequestExample(0), repeat: true, frequency: 'DAILY', executionRemainder: 3 });
-    const actions = [...(await createDueActions(3)), claimed(await store.claim(recurring.body.id, 0, LEASE_MS))];
+    const actions = [...(await createDueActions(3)), claimed(await store.claim(recurring.body.id, 0, 'HTTP_REQUEST', LEASE_MS))];
     const events = [succeeded('done'), failed('boom'), failed('gave up', true), succeeded(null)];
     const results = await Promise.all(actions.map((action, i) => record(action, events[i])));
     for (const [i, action] of actions.entries()) {
@@ -124,7 +124,7 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
       frequency: 'DAILY',
       executionRemainder: 3,
     });
-    const action = claimed(await store.claim(created.body.id, 0, LEASE_MS));
+    const action = claimed(await store.claim(created.body.id, 0, 'HTTP_REQUEST', LEASE_MS));
     const next = new Date(action.executionTime.getTime() + 86_400_000);
     const updated = await record(action, succeeded(null));
     expect(updated).toMatchObject({ status: 'PENDING', occurrence: 2, executionRemainder: 2, revision: 1, executionTime: next, nextAttemptAt: next });

@@ -69,7 +69,7 @@ describe('Recording an outcome while Postgres is unreachable never loops for eve
     // A worker that died mid-run: its claim of 100 ms lapses at once, and no one renews it.
     const store = api.app.get(LifecycleStore);
     const [{ revision }] = await api.db.query('SELECT revision FROM actions WHERE id = $1', [action.id]);
-    await waitUntil('a claim that no one renews', async () => (await store.claim(action.id, revision, 100)).kind === 'claimed');
+    await waitUntil('a claim that no one renews', async () => (await store.claim(action.id, revision, 'HTTP_REQUEST', 100)).kind === 'claimed');
     ids.target = action.id;
     cutAtFirstWrite();
     await startProxiedWorker({});

@@ -99,8 +99,8 @@ describe('A running attempt keeps its claim', () => {
     const store = api.app.get(LifecycleStore);
     const created = (await api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/fenced') } }))
       .body;
-    const first = await store.claim(created.id, 0, 100);
-    await waitUntil('the first lease to lapse', async () => (await store.claim(created.id, 0, 60_000)).kind === 'claimed');
+    const first = await store.claim(created.id, 0, 'HTTP_REQUEST', 100);
+    await waitUntil('the first lease to lapse', async () => (await store.claim(created.id, 0, 'HTTP_REQUEST', 60_000)).kind === 'claimed');
     if (first.kind !== 'claimed') throw new Error('the first claim should have won');
     const late = transition(first.action, { type: 'succeeded', now: new Date(), note: 'late', catchUp });
     expect(await store.persist(late, { kind: 'claim' })).toBeNull();

@@ -56,7 +56,9 @@ describe('The claim statement reads actions by id, whatever the statistics say',
         {
           'QUERY PLAN': [plan],
         },
-      ] = await runner.query(`EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${array(ids)}, ${array(ids.map(() => 0))}, ${array(tokens)}, 30000)`);
+      ] = await runner.query(
+        `EXPLAIN (FORMAT JSON) EXECUTE claim_plan(${array(ids)}, ${array(ids.map(() => 0))}, ${array(ids.map(() => 'HTTP_REQUEST'))}, ${array(tokens)}, 30000)`,
+      );
       const accesses = accessesOfActions(plan.Plan);
       expect(accesses.filter((access) => !['Index Scan (actions_pkey)', 'Tid Scan', 'ModifyTable'].includes(access))).toEqual([]);
       expect(accesses).toContain('Index Scan (actions_pkey)');

@@ -111,9 +111,10 @@ describe('The store persists exactly what the lifecycle decided (every case of i
    */
   async function decidedAndWritten(action: ActionEntity, event: LifecycleEvent) {
     const t = transition(action, event);
-    if (event.type === 'calendarDate') expect(await store.claim(action.id, action.revision, 60_000)).toMatchObject({ kind: 'calendar-date' });
+    if (event.type === 'calendarDate')
+      expect(await store.claim(action.id, action.revision, 'HTTP_REQUEST', 60_000)).toMatchObject({ kind: 'calendar-date' });
     if (event.type !== 'claimed') return { t, written: await store.persist(t, guardOf(action, event)) };
-    const claim = await store.claim(action.id, action.revision, 60_000);
+    const claim = await store.claim(action.id, action.revision, 'HTTP_REQUEST', 60_000);
     return { t, written: claim.kind === 'claimed' ? claim.action : null };
   }
 

@@ -60,10 +60,10 @@ describe('Prometheus metrics from the API and two workers', () => {
     // Two notifications due a minute ago that no running worker serves: overdue.
     const overdue = { ...notificationExample(-60_000), repeat: false, frequency: undefined, executionRemainder: undefined };
     expect((await api.client.post('/actions/batch', { items: [overdue, overdue] })).status).toBe(201);
-    // A row of a type this deployment no longer knows, as left by an older one: the promoter ends it NO_ACTION.
+    // A row of a type no worker knows, as left by an older deployment, due for longer than UNKNOWN_TYPE_GRACE_MS: the promoter ends it NO_ACTION.
     const [{ id: retired }] = await api.db.query(
       `INSERT INTO actions (id, tenant_id, action, status, execution_time, next_attempt_at, schedule_anchor, data, api_key_id)
-       VALUES (gen_random_uuid(), 'default', 'RETIRED_TYPE', 'PENDING', now(), now(), now(), '{}', 'test-key') RETURNING id`,
+       VALUES (gen_random_uuid(), 'default', 'RETIRED_TYPE', 'PENDING', now(), now() - interval '1 hour', now(), '{}', 'test-key') RETURNING id`,
     );
     await reaches(retired, 'NO_ACTION');
 

@@ -11,7 +11,7 @@ describe('Never early', () => {
   const httpAction = (dueAt: number, path: string) => ({ action: 'HTTP_REQUEST', executionTime: dueAt, data: { url: stack.receiver.url(path) } });
   const jobOf = async (action: { id: string; action: string }) => {
     const [row] = await stack.api.db.query('SELECT id, occurrence, retry_count AS "retryCount", revision FROM actions WHERE id = $1', [action.id]);
-    return stack.api.app.get(ActionQueues).queueFor(action.action)!.getJob(jobIdFor(row));
+    return stack.api.app.get(ActionQueues).queueFor(action.action).getJob(jobIdFor(row));
   };
 
   it('the queue admin UI is read-only: promoting a delayed job is refused', async () => {

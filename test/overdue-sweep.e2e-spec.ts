@@ -3,7 +3,8 @@ import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { startWorker } from './support/worker-test-app';
 
-const FAST = { PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '300' };
+const FAST = { PROMOTE_INTERVAL_MS: '200', OVERDUE_GRACE_MS: '300', UNKNOWN_TYPE_GRACE_MS: '1000' };
+const NO_WORKER_KNEW = 'No live worker knew action type RETIRED_TYPE while it was due';
 
 /**
  * The sweep that re-queues lost jobs cannot be starved: thousands of due rows it cannot run
@@ -59,7 +60,18 @@ describe('The overdue sweep and NO_ACTION', () => {
     expect(await countByStatus(unserved, 'PENDING')).toBe(unserved.length);
     expect(await countByStatus([lost], 'COMPLETED')).toBe(1);
     const history = (await api.client.get(`/actions/${unknown[0]}/history`)).body;
-    expect(history.at(-1)).toMatchObject({ from: 'PENDING', to: 'NO_ACTION', attempt: 0, note: 'No fulfillment module for action type RETIRED_TYPE' });
+    expect(history.at(-1)).toMatchObject({ from: 'PENDING', to: 'NO_ACTION', attempt: 0, note: NO_WORKER_KNEW });
+  });
+
+  it('never ends a paused action of an unknown type, however long it has been due', async () => {
+    const [paused, running] = await insertDueRows('RETIRED_TYPE', 2, 3_600_000, {});
+    await api.db.query(`UPDATE actions SET paused_from = occurrence WHERE id = $1`, [paused]);
+    worker = await startWorker({ env: FAST });
+    // One read of the due rows of unknown types finds both or neither: the paused one is left alone.
+    await waitUntil('the one not paused to end NO_ACTION', async () => (await countByStatus([running], 'NO_ACTION')) === 1, 10_000);
+    expect(await countByStatus([paused], 'PENDING')).toBe(1);
+    const history = (await api.client.get(`/actions/${paused}/history`)).body;
+    expect(history.filter((h: { to: string }) => h.to === 'NO_ACTION')).toHaveLength(0);
   });
 
   it('a NO_ACTION action retried by hand ends NO_ACTION again, whether or not a job was ever queued for it', async () => {

@@ -268,10 +268,10 @@ describe('Lifecycle webhooks', () => {
       ]);
     });
 
-    it('tells action.no_action for an action no module knows', async () => {
+    it('tells action.no_action for an action no live worker knew for UNKNOWN_TYPE_GRACE_MS', async () => {
       const { secret } = await subscribe(api.client, receiver.url(), { events: ['action.no_action'] });
       const actionId = await runAction({ executionTime: Date.now() + 600_000 });
-      await api.db.query(`UPDATE actions SET action = 'RETIRED_TYPE', next_attempt_at = now() - interval '1 second' WHERE id = $1`, [actionId]);
+      await api.db.query(`UPDATE actions SET action = 'RETIRED_TYPE', next_attempt_at = now() - interval '1 hour' WHERE id = $1`, [actionId]);
       const [call] = await waitUntil('the event', () => (receiver.calls.length > 0 ? receiver.calls : null), 15_000);
       const event = verifiedEvent(call, secret);
       expect(event.type).toBe('action.no_action');

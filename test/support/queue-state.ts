@@ -11,7 +11,7 @@ export async function queuedJobs(app: INestApplication): Promise<number> {
   const queues = app.get(ActionQueues);
   let total = 0;
   for (const type of app.get(ActionTypeRegistry).types()) {
-    const counts = await queues.queueFor(type)!.getJobCounts('waiting', 'delayed', 'prioritized');
+    const counts = await queues.queueFor(type).getJobCounts('waiting', 'delayed', 'prioritized');
     total += counts.waiting + counts.delayed + counts.prioritized;
   }
   return total;
@@ -20,13 +20,13 @@ export async function queuedJobs(app: INestApplication): Promise<number> {
 /** Empties every action-type queue and the webhook queue so a spec starts from nothing. */
 export async function emptyQueues(app: INestApplication): Promise<void> {
   const queues = app.get(ActionQueues);
-  for (const type of app.get(ActionTypeRegistry).types()) await queues.queueFor(type)!.obliterate({ force: true });
+  for (const type of app.get(ActionTypeRegistry).types()) await queues.queueFor(type).obliterate({ force: true });
   await app.get<Queue>(getQueueToken(WEBHOOK_QUEUE)).obliterate({ force: true });
 }
 
 /** Queues a job by hand for one revision of an action, as a duplicate or left-over delivery would be. */
 export async function addJob(app: INestApplication, type: string, actionId: string, revision: number, jobId: string): Promise<void> {
-  await app.get(ActionQueues).queueFor(type)!.add(type, { actionId, revision }, { jobId });
+  await app.get(ActionQueues).queueFor(type).add(type, { actionId, revision }, { jobId });
 }
 
 /** Queues a job by hand for the action's current revision, under an extra id. */
@@ -36,5 +36,5 @@ export async function addJobByHand(app: INestApplication, action: { id: string; 
 }
 
 export async function jobState(app: INestApplication, type: string, jobId: string): Promise<string> {
-  return app.get(ActionQueues).queueFor(type)!.getJobState(jobId);
+  return app.get(ActionQueues).queueFor(type).getJobState(jobId);
 }

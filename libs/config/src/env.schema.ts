@@ -204,6 +204,8 @@ export const envSchema = z.object({
   PROMOTE_INTERVAL_MS: positiveInt.default(1000),
   OVERDUE_GRACE_MS: positiveInt.default(10000),
   CLAIM_LEASE_MS: positiveInt.default(30000),
+  // A due action ends NO_ACTION only after this long (ms) during which no live worker knew its type: a rolling deploy's window.
+  UNKNOWN_TYPE_GRACE_MS: positiveInt.default(600000),
   SMTP_URL: url(['smtp:', 'smtps:']).optional(),
   SMTP_FROM: z.string().min(3).default('Punctual <no-reply@localhost>'),
   SMTP_TIMEOUT_MS: positiveInt.default(10000),

@@ -43,6 +43,7 @@ describe('loadConfig', () => {
       promoteIntervalMs: 1000,
       overdueGraceMs: 10000,
       claimLeaseMs: 30000,
+      unknownTypeGraceMs: 600000,
     });
     expect(config.worker.actions).toBeNull();
     expect(config.smtp.url).toBeNull();

@@ -65,6 +65,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       promoteIntervalMs: env.PROMOTE_INTERVAL_MS,
       overdueGraceMs: env.OVERDUE_GRACE_MS,
       claimLeaseMs: env.CLAIM_LEASE_MS,
+      unknownTypeGraceMs: env.UNKNOWN_TYPE_GRACE_MS,
     },
     worker: {
       actions: env.WORKER_ACTIONS ?? null,

@@ -80,6 +80,11 @@ export abstract class PunctualConfig {
      * this long, so a takeover means the first worker died mid-run.
      */
     readonly claimLeaseMs: number;
+    /**
+     * A due action becomes NO_ACTION only once it has been due this long during which no live
+     * worker knew its type, so a rolling deploy of a new type ends none of its actions.
+     */
+    readonly unknownTypeGraceMs: number;
   };
   abstract readonly worker: {
     /** Action types this worker serves; null means every registered type. */

@@ -19,6 +19,7 @@ import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-
 import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly-partitions';
 import { TenantMessaging1763870001800 } from './migrations/1763870001800-tenant-messaging';
 import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
+import { WorkerFleet1763870001900 } from './migrations/1763870001900-worker-fleet';
 import { RunnableSince1763870001910 } from './migrations/1763870001910-runnable-since';
 import { KeyReveals1763870001940 } from './migrations/1763870001940-key-reveals';
 
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   WeeklyPartitions1763870001700,
   TenantMessaging1763870001800,
   SkippedOccurrenceTimes1763870001860,
+  WorkerFleet1763870001900,
   RunnableSince1763870001910,
   KeyReveals1763870001940,
 ];

@@ -17,6 +17,7 @@ import { RetentionRepository } from './repositories/retention.repository';
 import { ScheduleRepository } from './repositories/schedule.repository';
 import { WebhookDeliveriesRepository } from './repositories/webhook-deliveries.repository';
 import { WebhooksRepository } from './repositories/webhooks.repository';
+import { WorkersRepository } from './repositories/workers.repository';
 
 const REPOSITORIES = [
   ActionCountsRepository,
@@ -34,6 +35,7 @@ const REPOSITORIES = [
   TenantsRepository,
   WebhookDeliveriesRepository,
   WebhooksRepository,
+  WorkersRepository,
 ];
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */

@@ -30,3 +30,4 @@ export * from './repositories/webhooks.repository';
 export * from './repositories/webhook-deliveries.repository';
 export * from './repositories/tenant-scope';
 export * from './repositories/tenants.repository';
+export * from './repositories/workers.repository';

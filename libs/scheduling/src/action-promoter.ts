@@ -1,15 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { ActionEntity, LifecycleStore, QueueableAction, ScheduleRepository } from '@app/database';
+import { ActionEntity, LifecycleStore, QueueableAction, ScheduleRepository, WorkersRepository } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
-import { ActionTypeRegistry } from '@app/action-types';
 import { PunctualMetrics } from '@app/observability';
 import { ActionQueues } from './action-queues';
 
 const BATCH_SIZE = 1000;
 /** Bounds one tick's transaction; a larger backlog continues on the next tick. */
 const MAX_BATCHES_PER_TICK = 50;
+/**
+ * How long a stopped or dead worker's declaration is kept at least. Past UNKNOWN_TYPE_GRACE_MS it
+ * changes nothing this process decides; the floor keeps it for workers configured with a longer grace.
+ */
+const KEEP_STOPPED_WORKERS_MS = 24 * 3600_000;
 
 export interface PromotionReport {
   promoted: number;
@@ -22,7 +26,7 @@ export interface PromotionReport {
 export interface PromotionLead {
   promoted: number;
   redisWasReset: boolean;
-  /** Due PENDING actions of a type this deployment does not know. */
+  /** Due PENDING actions of a type no live worker has known for UNKNOWN_TYPE_GRACE_MS. */
   unknown: ActionEntity[];
   /** Actions whose job may have been lost. */
   overdue: QueueableAction[];
@@ -34,10 +38,13 @@ export interface PromotionLead {
  *    within the horizon is queued again, on time;
  * 2. queue the PENDING actions entering the horizon since the last tick (a watermark in
  *    Postgres, advanced only after Redis accepted the jobs);
- * 3. end due actions of a type this deployment does not know as NO_ACTION (no worker ever could run them);
+ * 3. end as NO_ACTION the due actions, not held by a pause, that have been due for
+ *    UNKNOWN_TYPE_GRACE_MS during which no live worker knew their type (the workers' declarations,
+ *    WorkersRepository, not this process's registry: a rolling deploy adds types one worker at a time);
  * 4. re-queue actions whose job was lost (the API died between commit and enqueue, Redis was down
  *    then, or a worker died mid-attempt): PENDING overdue by OVERDUE_GRACE_MS, or IN_PROGRESS with a
- *    lapsed claim. Only types some worker consumes are looked at (the others wait for theirs), and
+ *    lapsed claim. Only types some live worker serves are looked at, known to this process or not
+ *    (the others wait for theirs), and
  *    successive ticks walk the whole overdue set, so no number of rows that cannot run hides one that
  *    can. The queue checks run after the leader's transaction, pipelined.
  * Job ids are deterministic, so queueing an action twice is harmless.
@@ -52,19 +59,21 @@ export class ActionPromoter {
     private readonly schedule: ScheduleRepository,
     private readonly store: LifecycleStore,
     private readonly queues: ActionQueues,
-    private readonly types: ActionTypeRegistry,
+    private readonly workers: WorkersRepository,
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,
   ) {}
 
   /** A tick's Postgres part, on `manager`: a transaction holding the promoter lock. */
   async lead(manager: EntityManager): Promise<PromotionLead> {
-    const served = await this.queues.typesWithWorkers();
+    const { overdueGraceMs, unknownTypeGraceMs } = this.config.scheduling;
+    const served = await this.workers.servedTypes(manager);
     const redisWasReset = await this.queues.markersWereMissing();
     if (redisWasReset) await this.schedule.resetWatermark(manager);
     const promoted = await this.promote(manager);
-    const unknown = await this.schedule.dueOfUnknownType(manager, this.types.types(), BATCH_SIZE);
-    const overdue = await this.schedule.overdue(manager, served, this.config.scheduling.overdueGraceMs, BATCH_SIZE, this.sweptUntil);
+    await this.workers.prune(manager, Math.max(2 * unknownTypeGraceMs, KEEP_STOPPED_WORKERS_MS));
+    const unknown = await this.schedule.dueOfUnknownType(manager, unknownTypeGraceMs, BATCH_SIZE);
+    const overdue = await this.schedule.overdue(manager, served, overdueGraceMs, BATCH_SIZE, this.sweptUntil);
     return { promoted, unknown, overdue, redisWasReset };
   }
 
@@ -73,7 +82,7 @@ export class ActionPromoter {
     // Written together (one statement), each only if its row is still the PENDING one read.
     const ended = await Promise.all(
       found.unknown.map((action) =>
-        this.store.persist(transition(action, { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` }), {
+        this.store.persist(transition(action, { type: 'typeUnknown', note: `No live worker knew action type ${action.action} while it was due` }), {
           kind: 'revision',
           statuses: [ActionStatus.Pending],
         }),

@@ -1,12 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { PunctualConfig } from '@app/config';
+import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { GroupCommit, QueueableAction } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 import { fairPriorities } from './fair-share';
 import { queueClient } from './queue-client';
+import { queueDefaults } from './queue-defaults';
 
 /**
  * Actions due a little beyond the horizon are queued right away too: the promoter only
@@ -18,10 +19,17 @@ const HORIZON_MARGIN_MS = 60_000;
 export const QUEUES_BY_TYPE = Symbol('QUEUES_BY_TYPE');
 export type QueuesByType = ReadonlyMap<string, Queue<ActionJobData>>;
 
-/** Puts actions on their type's delayed queue and takes stale jobs off it. */
+/**
+ * Puts actions on their type's delayed queue and takes stale jobs off it. A type this process does
+ * not know still has a queue (`<prefix>:{TYPE}`, made on first use and closed at shutdown): in a
+ * rolling deploy the worker that serves a new type may be the only one that knows it, and the
+ * promoter, wherever it runs, queues that type's actions for it.
+ */
 @Injectable()
-export class ActionQueues {
+export class ActionQueues implements OnApplicationShutdown {
   private readonly logger = new Logger(ActionQueues.name);
+  /** Queues of types this process does not know, by type. */
+  private readonly madeOnDemand = new Map<string, Queue<ActionJobData>>();
   /**
    * Enqueues made while an earlier one is on its way to Redis (concurrent single creates, outcomes)
    * go out together: one ranking pipeline and one `addBulk` for many. A Redis failure fails them
@@ -42,8 +50,18 @@ export class ActionQueues {
     private readonly config: PunctualConfig,
   ) {}
 
-  queueFor(type: string): Queue<ActionJobData> | null {
-    return this.queues.get(type) ?? null;
+  /** The queue of `type`, made on first use when this process does not know the type. */
+  queueFor(type: string): Queue<ActionJobData> {
+    const known = this.queues.get(type) ?? this.madeOnDemand.get(type);
+    if (known) return known;
+    const queue = new Queue<ActionJobData>(type, { ...queueDefaults(this.config), prefix: queuePrefixOf(this.config.redis.queuePrefix, type) });
+    queue.on('error', () => undefined); // as the registered queues: an outage is met as a failed add
+    this.madeOnDemand.set(type, queue);
+    return queue;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all([...this.madeOnDemand.values()].map((queue) => queue.close()));
   }
 
   /**
@@ -69,8 +87,6 @@ export class ActionQueues {
     await Promise.all(
       [...byType].map(async ([type, group]) => {
         const queue = this.queueFor(type);
-        // A type without a queue here (a row edited by hand) goes to no queue; the overdue sweep reports it.
-        if (!queue) return this.logger.warn(`No queue for action type ${type}; ${group.length} action(s) not queued`);
         const priorities = await fairPriorities(queue, group, now);
         await queue.addBulk(
           group.map((action, index) => ({
@@ -101,7 +117,6 @@ export class ActionQueues {
     await Promise.all(
       actions.map(async (action) => {
         const queue = this.queueFor(action.action);
-        if (!queue) return;
         const state = await queue.getJobState(jobIdFor(action));
         if (state === 'completed' || state === 'failed') await queue.remove(jobIdFor(action));
         if (state === 'completed' || state === 'failed' || state === 'unknown') missing.push(action);
@@ -109,12 +124,6 @@ export class ActionQueues {
     );
     await this.add(missing);
     return missing.length;
-  }
-
-  /** The types whose queue some worker consumes right now. */
-  async typesWithWorkers(): Promise<string[]> {
-    const served = await Promise.all([...this.queues].map(async ([type, queue]) => ((await queue.getWorkersCount()) > 0 ? type : null)));
-    return served.filter((type): type is string => type !== null);
   }
 
   /**
@@ -139,7 +148,7 @@ export class ActionQueues {
   /** Removes the job of the action's current revision, if still waiting. Stale jobs are ignored by the worker anyway. */
   async remove(action: QueueableAction): Promise<void> {
     try {
-      await this.queueFor(action.action)?.remove(jobIdFor(action));
+      await this.queueFor(action.action).remove(jobIdFor(action));
     } catch (error) {
       this.logger.debug(`Could not remove job ${jobIdFor(action)}: ${(error as Error).message}`);
     }

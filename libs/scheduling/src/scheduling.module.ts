@@ -3,15 +3,11 @@ import { BullModule, getQueueToken } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
-import { bullmqTelemetry } from '@app/observability';
 import { ActionPromoter } from './action-promoter';
 import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
 import { ActionScheduler } from './action-scheduler';
-import { queueConnection } from './queue-connection';
+import { queueDefaults } from './queue-defaults';
 import { Clock } from '@app/domain';
-
-/** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
-const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
 
 /**
  * BullMQ 6 hands every error of a queue's Redis connection to the queue and prints it to stderr
@@ -23,7 +19,8 @@ const QUIET_QUEUES = Symbol('QUIET_QUEUES');
 
 /**
  * One BullMQ queue per action type, so each type has its own concurrency and rate
- * limit and a worker can serve a subset of types.
+ * limit and a worker can serve a subset of types. The types this process knows have theirs
+ * registered here; ActionQueues makes the queue of any other type on demand.
  */
 @Module({})
 export class SchedulingModule {
@@ -34,14 +31,7 @@ export class SchedulingModule {
       imports: [
         BullModule.forRootAsync({
           inject: [PunctualConfig],
-          useFactory: (config: PunctualConfig) => ({
-            // Producers fail fast when Redis is down; the reconciler queues the action later.
-            connection: queueConnection(config.redis, { enableOfflineQueue: false }),
-            // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
-            // when Postgres or Redis is unreachable, and is tried again as the outage passes.
-            defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
-            telemetry: bullmqTelemetry(),
-          }),
+          useFactory: queueDefaults,
         }),
         BullModule.registerQueueAsync(
           ...types.map((t) => ({

@@ -8,32 +8,32 @@ import { ActionsService } from './actions.service';
 export interface RetryAllResult {
   /** Actions put back to PENDING. */
   retried: number;
-  /** Actions that were FAILED when listed but changed (retried, deleted) by someone else before their turn. */
+  /** Actions that were listed but changed (retried, deleted) by someone else before their turn. */
   skipped: number;
-  /** Actions left FAILED because their tenant had no place left among its active actions (`maxActiveActions`). */
+  /** Actions left as they were (FAILED or NO_ACTION) because their tenant had no place left among its active actions (`maxActiveActions`). */
   overQuota: number;
 }
 
 /** Listed and retried this many at a time: a page is one list query, and its retries run side by side. */
 const PAGE_SIZE = 100;
 
-/** The FAILED actions of a type, and retrying them all through the one manual-retry path. */
+/** The FAILED or NO_ACTION actions of a type, and retrying them all through the one manual-retry path. */
 @Injectable()
 export class DeadLettersService {
   constructor(private readonly actions: ActionsService) {}
 
   /**
-   * Retries every action of `type` that is FAILED in `scope`, each with `ActionsService.retry`, so
+   * Retries every action of `type` that is `status` (FAILED or NO_ACTION) in `scope`, each with `ActionsService.retry`, so
    * each one follows exactly the rules of a single retry in the console: it needs a place among
    * its tenant's active actions, and, being the operator's, counts against no tenant's rate.
-   * Pages move forward by (executionTime, id), and a retried action leaves the FAILED filter, so
-   * one that fails again meanwhile is not retried twice; one left FAILED over its quota is passed.
+   * Pages move forward by (executionTime, id), and a retried action leaves the status filter, so
+   * one that ends so again meanwhile is not retried twice; one left over its quota is passed.
    */
-  async retryAll(type: string, scope: TenantScope): Promise<RetryAllResult> {
+  async retryAll(type: string, status: ActionStatus.Failed | ActionStatus.NoAction, scope: TenantScope): Promise<RetryAllResult> {
     const result: RetryAllResult = { retried: 0, skipped: 0, overQuota: 0 };
     let cursor: string | undefined;
     do {
-      const page = await this.actions.list({ status: ActionStatus.Failed, action: type, limit: PAGE_SIZE, cursor }, scope);
+      const page = await this.actions.list({ status, action: type, limit: PAGE_SIZE, cursor }, scope);
       await Promise.all(page.items.map((action) => this.retryOne(action.id, result)));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, EVERY_TENANT } from '@app/database';
-import { ActionStatus, Clock, InvalidChangeError, LifecycleEvent, TransitionRefusedError, transition, unlockedGuard } from '@app/domain';
+import { ActionEntity, EVERY_TENANT, WorkersRepository } from '@app/database';
+import { ActionStatus, Clock, InvalidChangeError, LifecycleEvent, TransitionRefusedError, claimable, transition, unlockedGuard } from '@app/domain';
 import { jobIdFor } from '@app/scheduling';
 import { ActionsService } from '../actions/actions.service';
-import { ActionControls, ActionPageData } from './views/action-page.view';
+import { ActionControls, ActionPageData, WorkerWait } from './views/action-page.view';
 import { segment } from './views/html';
 
 /** How many scheduled times an action's page lists. */
@@ -45,6 +45,7 @@ export class ActionPageService {
     private readonly actions: ActionsService,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
+    private readonly workers: WorkersRepository,
   ) {}
 
   async load(id: string): Promise<Omit<ActionPageData, 'csrfToken'>> {
@@ -64,6 +65,14 @@ export class ActionPageService {
       occurrences,
       jobHref: queued ? `/admin/queues/queue/${segment(action.action)}/${segment(jobIdFor(action))}` : null,
       controls: controlsFor(action, this.clock.now(), this.config.scheduling),
+      workerWait: await this.workerWait(action),
     };
+  }
+
+  /** Why a due action may be waiting: no live worker serves its type, or none even knows it. */
+  private async workerWait(action: ActionEntity): Promise<WorkerWait | null> {
+    if (!claimable(action, this.clock.now())) return null;
+    const { known, served } = await this.workers.coverageOf(action.action);
+    return !known ? 'unknown' : !served ? 'unserved' : null;
   }
 }

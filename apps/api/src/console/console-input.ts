@@ -54,6 +54,17 @@ export function parseActionType(value: string, field = 'action'): string {
   return value;
 }
 
+/** The final statuses a dead letter has, FAILED unless the field names NO_ACTION. */
+export const DEAD_LETTER_STATUSES = [ActionStatus.Failed, ActionStatus.NoAction] as const;
+export type DeadLetterStatus = (typeof DEAD_LETTER_STATUSES)[number];
+
+export function parseDeadLetterStatus(input: RawInput, field = 'status'): DeadLetterStatus {
+  const value = textField(input, field) ?? ActionStatus.Failed;
+  const status = DEAD_LETTER_STATUSES.find((s) => s === (value as ActionStatus));
+  if (!status) throw new ConsoleInputError(field, 'must be FAILED or NO_ACTION');
+  return status;
+}
+
 export function parseTime(value: string, field: string): Date {
   const time = LOCAL_TIME.test(value) ? new Date(`${value}Z`) : ZONED_TIME.test(value) ? new Date(value) : null;
   if (!time || Number.isNaN(time.getTime())) throw new ConsoleInputError(field, 'must be a date and time, e.g. 2030-01-15T08:35');

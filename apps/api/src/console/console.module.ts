@@ -17,6 +17,7 @@ import { OverviewService } from './overview.service';
 import { ConsoleTenants } from './tenant-filter';
 import { TenantPagesController } from './tenant-pages.controller';
 import { WebhookPagesController } from './webhook-pages.controller';
+import { WorkersController } from './workers.controller';
 import { consoleHeaders } from './security/console-headers.middleware';
 import { ConsoleSessionMiddleware } from './security/console-session.middleware';
 import { CsrfGuard } from './security/csrf.guard';
@@ -29,6 +30,7 @@ const CONTROLLERS = [
   WebhookPagesController,
   CalendarPagesController,
   TenantPagesController,
+  WorkersController,
   ConsoleAssetsController,
 ];
 

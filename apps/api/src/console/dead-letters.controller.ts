@@ -6,7 +6,7 @@ import { ActionStatus } from '@app/domain';
 import { ActionsService } from '../actions/actions.service';
 import { DeadLettersService } from '../actions/dead-letters.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
-import { RawInput, parseActionType, textField } from './console-input';
+import { DEAD_LETTER_STATUSES, DeadLetterStatus, RawInput, parseActionType, parseDeadLetterStatus, textField } from './console-input';
 import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
@@ -18,7 +18,10 @@ import { queryString, segment } from './views/html';
 
 const COUNT = /^\d{1,9}$/;
 
-/** `/admin/dead-letters`: the FAILED actions of each type (of every tenant, or of the one `?tenant=` names), and retrying them all at once. */
+/**
+ * `/admin/dead-letters`: the FAILED and NO_ACTION actions of each type (of every tenant, or of the one
+ * `?tenant=` names), and retrying all of one status at once. `?status=NO_ACTION` picks the second.
+ */
 @ApiExcludeController()
 @Controller('admin/dead-letters')
 @UseFilters(ConsoleExceptionFilter)
@@ -34,29 +37,30 @@ export class DeadLettersController {
   async index(@Query() query: RawInput): Promise<string> {
     const tenant = await this.tenants.filter(query);
     const stats = await this.actions.stats(tenant.scope);
-    const failedByType = Object.entries(stats.byAction)
-      .map(([type, byStatus]): [string, number] => [type, byStatus[ActionStatus.Failed] ?? 0])
-      .filter(([, failed]) => failed > 0)
-      .sort(([a], [b]) => a.localeCompare(b));
-    return layout({ title: 'Dead letters', section: 'dead-letters', tenant: tenant.selected, body: deadLetterTypesView(failedByType, tenant) });
+    const byType = Object.entries(stats.byAction)
+      .map(([type, byStatus]) => ({ type, counts: DEAD_LETTER_STATUSES.map((status) => byStatus[status] ?? 0) }))
+      .filter(({ counts }) => counts.some((n) => n > 0))
+      .sort((a, b) => a.type.localeCompare(b.type));
+    return layout({ title: 'Dead letters', section: 'dead-letters', tenant: tenant.selected, body: deadLetterTypesView(byType, tenant) });
   }
 
   @Get(':type')
   @Header('Content-Type', HTML_CONTENT_TYPE)
   async ofType(@Param('type') rawType: string, @Query() query: RawInput): Promise<string> {
     const type = parseActionType(rawType, 'type');
+    const status = parseDeadLetterStatus(query);
     const cursor = textField(query, 'cursor');
     const tenant = await this.tenants.filter(query);
-    const [failed, page] = await Promise.all([
-      this.failedCount(type, tenant.scope),
-      this.actions.list({ status: ActionStatus.Failed, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, tenant.scope),
+    const [total, page] = await Promise.all([
+      this.countOf(type, status, tenant.scope),
+      this.actions.list({ status, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, tenant.scope),
     ]);
     return layout({
-      title: `FAILED ${type}`,
+      title: `${status} ${type}`,
       section: 'dead-letters',
       tenant: tenant.selected,
-      notice: retriedNotice(query),
-      body: deadLettersOfTypeView({ type, failed, cursor, tenant, ...page }),
+      notice: retriedNotice(query, status),
+      body: deadLettersOfTypeView({ type, status, total, cursor, tenant, ...page }),
     });
   }
 
@@ -64,12 +68,13 @@ export class DeadLettersController {
   @Header('Content-Type', HTML_CONTENT_TYPE)
   async confirmRetryAll(@Param('type') rawType: string, @Query() query: RawInput, @CsrfToken() csrfToken: string): Promise<string> {
     const type = parseActionType(rawType, 'type');
+    const status = parseDeadLetterStatus(query);
     const tenant = await this.tenants.filter(query);
     return layout({
-      title: `Retry all FAILED ${type}`,
+      title: `Retry all ${status} ${type}`,
       section: 'dead-letters',
       tenant: tenant.selected,
-      body: retryAllConfirmView(type, await this.failedCount(type, tenant.scope), tenant.selected, csrfToken),
+      body: retryAllConfirmView(type, status, await this.countOf(type, status, tenant.scope), tenant.selected, csrfToken),
     });
   }
 
@@ -77,12 +82,14 @@ export class DeadLettersController {
   @UseGuards(CsrfGuard)
   async retryAll(@Param('type') rawType: string, @Body() body: RawInput, @Res() res: Response): Promise<void> {
     const type = parseActionType(rawType, 'type');
-    // The confirmation names the tenant it counted for, in a field of its form.
+    const status = parseDeadLetterStatus(body);
+    // The confirmation names the tenant it counted for, and the status, in fields of its form.
     const tenant = await this.tenants.filter(body);
-    const { retried, skipped, overQuota } = await this.deadLetters.retryAll(type, tenant.scope);
+    const { retried, skipped, overQuota } = await this.deadLetters.retryAll(type, status, tenant.scope);
     // Back to a page that can be reloaded without retrying again.
     const done = queryString({
       tenant: tenant.selected,
+      status: status === ActionStatus.Failed ? undefined : status,
       retried: String(retried),
       skipped: String(skipped),
       overQuota: overQuota > 0 ? String(overQuota) : undefined,
@@ -90,13 +97,13 @@ export class DeadLettersController {
     res.redirect(HttpStatus.SEE_OTHER, `/admin/dead-letters/${segment(type)}${done}`);
   }
 
-  private async failedCount(type: string, scope: TenantScope): Promise<number> {
-    return (await this.actions.stats(scope)).byAction[type]?.[ActionStatus.Failed] ?? 0;
+  private async countOf(type: string, status: DeadLetterStatus, scope: TenantScope): Promise<number> {
+    return (await this.actions.stats(scope)).byAction[type]?.[status] ?? 0;
   }
 }
 
 /** The outcome of a "retry all" the redirect carries: its counts (those over quota only when some were), shown only when all are numbers. */
-function retriedNotice(query: RawInput): Notice | undefined {
+function retriedNotice(query: RawInput, status: DeadLetterStatus): Notice | undefined {
   const retried = textField(query, 'retried');
   const skipped = textField(query, 'skipped') ?? '0';
   const overQuota = textField(query, 'overQuota') ?? '0';
@@ -105,6 +112,8 @@ function retriedNotice(query: RawInput): Notice | undefined {
   const changed =
     Number(skipped) > 0 ? ` ${count(Number(skipped))} had changed meanwhile (retried or deleted by someone else) and were left as they were.` : '';
   const held =
-    Number(overQuota) > 0 ? ` ${count(Number(overQuota))} stayed FAILED: their tenant has no place left among its active actions (maxActiveActions).` : '';
+    Number(overQuota) > 0
+      ? ` ${count(Number(overQuota))} stayed ${status}: their tenant has no place left among its active actions (maxActiveActions).`
+      : '';
   return { kind: 'success', text: `Retried ${count(n)} action${n === 1 ? '' : 's'}: PENDING again, running now.${changed}${held}` };
 }

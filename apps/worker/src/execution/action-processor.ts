@@ -23,7 +23,7 @@ import { NotDueYetError } from './not-due-yet.error';
 import { RunningAttempts } from './running-attempts';
 
 /** What happened to one job, for logs and the admin UI's job result. */
-export type JobOutcome = 'skipped' | 'calendar-date' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'no-action' | 'canceled';
+export type JobOutcome = 'skipped' | 'calendar-date' | 'fenced' | 'completed' | 'next-occurrence' | 'retry' | 'failed' | 'canceled';
 
 /** Claims an occurrence, runs its fulfillment, and records the outcome the lifecycle computes. The one path every job takes. */
 @Injectable()
@@ -42,36 +42,31 @@ export class ActionProcessor {
   ) {}
 
   /**
-   * With tracing on, claim, fulfillment and outcome are spans of the job's trace.
+   * Runs a job of the queue of `type`, one of the types this worker serves: only an action of that
+   * type is claimed, so a worker never meets an action whose fulfillment it lacks (whether such an
+   * action ends NO_ACTION is the promoter's judgement, over every live worker). With tracing on,
+   * claim, fulfillment and outcome are spans of the job's trace.
    * @throws NotDueYetError when the job came too early; the caller runs it again later.
    */
-  async process(job: ActionJobData): Promise<JobOutcome> {
+  async process(type: string, job: ActionJobData): Promise<JobOutcome> {
+    const registered = this.fulfillments.get(type);
+    if (!registered) throw new Error(`This worker does not serve action type ${type}`);
     const claim = await inSpan('punctual.claim', { [ACTION_ID]: job.actionId }, () =>
-      this.store.claim(job.actionId, job.revision, this.config.scheduling.claimLeaseMs),
+      this.store.claim(job.actionId, job.revision, type, this.config.scheduling.claimLeaseMs),
     );
     if (claim.kind === 'not-due') throw new NotDueYetError(claim.dueInMs);
     if (claim.kind === 'calendar-date') return this.skipCalendarDate(claim.action);
     if (claim.kind === 'none') {
-      this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing to claim (stale, deleted or finished)`);
+      this.logger.debug(`Job for ${job.actionId} r${job.revision} found nothing of type ${type} to claim (stale, deleted, finished or retyped)`);
       return 'skipped';
     }
-    const registered = this.fulfillments.get(claim.action.action);
-    const policy = effectiveRetryPolicy(this.config.scheduling, registered?.metadata.options, claim.action.retryPolicy);
+    const policy = effectiveRetryPolicy(this.config.scheduling, registered.metadata.options, claim.action.retryPolicy);
     let action = claim.action;
     if (claim.takenOver) {
       // The previous attempt's worker died mid-run: that attempt counts as failed before this one starts.
       const resumed = await this.record(action, { type: 'interrupted', retryPolicy: policy }, 'failed', this.whileClaimLasts());
       if (resumed?.updated.status !== ActionStatus.InProgress) return resumed ? outcomeName(resumed.outcome) : 'fenced';
       action = resumed.updated;
-    }
-    if (!registered) {
-      await this.record(
-        action,
-        { type: 'typeUnknown', note: `No fulfillment module for action type ${action.action}` },
-        'no_action',
-        this.whileClaimLasts(),
-      );
-      return 'no-action';
     }
     return this.runAttempt(action, registered, policy, claim.dueAt);
   }

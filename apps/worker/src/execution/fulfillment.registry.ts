@@ -16,13 +16,16 @@ export interface RegisteredFulfillment {
 @Injectable()
 export class FulfillmentRegistry implements OnModuleInit {
   private readonly byType = new Map<string, RegisteredFulfillment>();
-  private served: string[] = [];
+  /** Known from the configuration alone, so that other providers may declare it before the fulfillments are found. */
+  private readonly served: readonly string[];
 
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly types: ActionTypeRegistry,
-    private readonly config: PunctualConfig,
-  ) {}
+    config: PunctualConfig,
+  ) {
+    this.served = config.worker.actions ? [...config.worker.actions] : types.types();
+  }
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders()) {
@@ -34,7 +37,6 @@ export class FulfillmentRegistry implements OnModuleInit {
       }
       this.byType.set(type, { fulfillment: wrapper.instance as ActionFulfillment, metadata: found });
     }
-    this.served = this.config.worker.actions ? [...this.config.worker.actions] : this.types.types();
     for (const type of this.served) {
       if (!this.types.has(type)) {
         throw new Error(`WORKER_ACTIONS names ${type}, which is not a known action type (known: ${this.types.types().join(', ')})`);

@@ -37,7 +37,7 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
       const rateLimit = this.fulfillments.get(type)!.metadata.options.rateLimit;
       const worker = new Worker<ActionJobData, JobOutcome>(
         type,
-        (job, token) => this.run(job, token),
+        (job, token) => this.run(type, job, token),
         workerOptions(this.config, { actionType: type, rateLimit }),
       );
       worker.on('error', (error) => this.logger.error(`Queue ${type}: ${error.message}`));
@@ -55,14 +55,14 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
    * Runs a job under a slot of its tenant's concurrency limit, or parks it until one is free. One
    * that came before its action may run is delayed again rather than run early or dropped.
    */
-  private async run(job: Job<ActionJobData>, token?: string): Promise<JobOutcome> {
+  private async run(type: string, job: Job<ActionJobData>, token?: string): Promise<JobOutcome> {
     const slot = await this.slots.take(job);
     if (slot === 'full') {
       await this.slots.park(job, token);
       throw new DelayedError();
     }
     try {
-      return await this.processor.process(job.data);
+      return await this.processor.process(type, job.data);
     } catch (error) {
       if (!(error instanceof NotDueYetError)) throw error;
       await job.moveToDelayed(Date.now() + error.dueInMs, token);

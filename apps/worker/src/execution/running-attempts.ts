@@ -21,6 +21,11 @@ export class RunningAttempts {
     return lease;
   }
 
+  /** How many attempts this worker runs now. */
+  get count(): number {
+    return this.leases.size;
+  }
+
   /** Aborts every running attempt's signal with `reason`, and names the attempts told to stop. */
   stopAll(reason: Error): string[] {
     for (const lease of this.leases) lease.stop(reason);

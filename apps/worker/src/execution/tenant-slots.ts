@@ -141,7 +141,7 @@ export class TenantSlots {
   /** Moves a parked job from delayed to waiting; false when it is no longer delayed. */
   private async wake(member: string): Promise<boolean> {
     const { type, jobId } = JSON.parse(member) as { type: string; jobId: string };
-    const job = await this.queues.queueFor(type)?.getJob(jobId);
+    const job = await this.queues.queueFor(type).getJob(jobId);
     if (!job) return false;
     try {
       await job.promote();

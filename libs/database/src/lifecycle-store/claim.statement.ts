@@ -1,10 +1,11 @@
-import { HELD_BY_PAUSE } from '../repositories/held-by-pause';
+import { HELD_BY_PAUSE, claimableAt } from '../repositories/action-predicates';
 import { UnnestColumns } from '../repositories/unnest-columns';
 
-/** One job's request to claim its action, under a fresh fencing token. */
+/** One job's request to claim its action, of the type whose queue the job came from, under a fresh fencing token. */
 export interface ClaimRequest {
   id: string;
   revision: number;
+  type: string;
   token: string;
 }
 
@@ -12,6 +13,7 @@ export interface ClaimRequest {
 export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
   ['id', 'uuid', (r) => r.id],
   ['revision', 'integer', (r) => r.revision],
+  ['type', 'varchar', (r) => r.type],
   ['token', 'uuid', (r) => r.token],
 ]);
 
@@ -26,30 +28,32 @@ const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND EXISTS (
         WHERE d.tenant_id = a.tenant_id AND d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
 
 /**
- * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($4: the lease in ms).
+ * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($5: the lease in ms).
  * Every read of `actions` is driven by the requested ids through the primary key (`LATERAL`, then
  * the locked rows' `ctid`s): on a table a burst has just filled, whose statistics still say it is
  * empty, the planner would otherwise read every due row through the partial due-time index and
  * join them with the batch, a cost growing with the table for each batch. A prepared statement
  * keeps its plan, so the plan must be right whatever the statistics (`test/claim-plan.e2e-spec.ts`).
  * An occurrence a pause holds is not claimed: its job is dropped, and the resume queues it again.
+ * Nor is a row of another type than the job's queue (its type was changed by hand): a worker takes
+ * only actions it has the fulfillment of, and the row waits for the overdue sweep to queue it right.
  * One due on a date of its calendar is returned unclaimed, with `on_calendar_date`, for the caller
  * to skip.
  */
 export const CLAIM_SQL = `WITH requested AS (
-    SELECT * FROM unnest($1::uuid[], $2::integer[], $3::uuid[]) AS r(id, revision, token) ORDER BY id
+    SELECT * FROM unnest($1::uuid[], $2::integer[], $3::varchar[], $4::uuid[]) AS r(id, revision, type, token) ORDER BY id
   ), claimable AS (
     -- Rows are locked in id order (the order of requested), so concurrent batches cannot deadlock.
     SELECT a.ctid AS row_id, a.id, a.status AS previous_status, r.token FROM requested r CROSS JOIN LATERAL (
       SELECT a.ctid, a.id, a.status FROM actions a
-      WHERE a.id = r.id AND a.revision = r.revision
-        AND ((a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE} AND NOT ${ON_CALENDAR_DATE})
+      WHERE a.id = r.id AND a.revision = r.revision AND a.action = r.type
+        AND ((${claimableAt('now()')} AND NOT ${ON_CALENDAR_DATE})
           OR (a.status = 'IN_PROGRESS' AND a.claimed_until < now()))
       FOR UPDATE
     ) a
   ), claimed AS (
     UPDATE actions a SET status = 'IN_PROGRESS', claim_token = c.token,
-      claimed_until = now() + $4 * interval '1 millisecond', updated_at = clock_timestamp()
+      claimed_until = now() + $5 * interval '1 millisecond', updated_at = clock_timestamp()
     FROM (SELECT DISTINCT ON (id) row_id, id, previous_status, token FROM claimable ORDER BY id) c
     WHERE a.ctid = ANY(ARRAY(SELECT row_id FROM claimable)) AND a.ctid = c.row_id
     -- due_at: when this attempt was due, or became runnable when that was later (a past executionTime,
@@ -71,9 +75,9 @@ export const CLAIM_SQL = `WITH requested AS (
     a.status = 'PENDING' AND a.next_attempt_at <= now()
   FROM requested r CROSS JOIN LATERAL (
     SELECT * FROM actions a
-    WHERE a.id = r.id AND a.revision = r.revision
+    WHERE a.id = r.id AND a.revision = r.revision AND a.action = r.type
       AND ((a.status = 'PENDING' AND a.next_attempt_at > now() AND NOT ${HELD_BY_PAUSE})
-        OR (a.status = 'PENDING' AND a.next_attempt_at <= now() AND NOT ${HELD_BY_PAUSE} AND ${ON_CALENDAR_DATE})
+        OR (${claimableAt('now()')} AND ${ON_CALENDAR_DATE})
         OR (a.status = 'IN_PROGRESS' AND a.claimed_until >= now()))
     OFFSET 0 -- kept a subquery: flattened into a join, it would be planned like the one above is not
   ) a`;

@@ -104,9 +104,10 @@ export class LifecycleStore {
    * The lifecycle's `claimed` event on Postgres's clock: PENDING and due → IN_PROGRESS for exactly
    * this revision, under a new lease of `leaseMs` and a fresh fencing token. Also takes over an
    * IN_PROGRESS claim whose lease lapsed (its worker died; the caller records the interruption).
+   * Only a row of `type`, the type of the queue the job came from: any other is left as it is.
    */
-  claim(id: string, revision: number, leaseMs: number): Promise<ClaimResult> {
-    return this.claims.submit({ id, revision, token: randomUUID(), leaseMs });
+  claim(id: string, revision: number, type: string, leaseMs: number): Promise<ClaimResult> {
+    return this.claims.submit({ id, revision, type, token: randomUUID(), leaseMs });
   }
 
   /**

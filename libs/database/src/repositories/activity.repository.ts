@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
-import { HELD_BY_PAUSE } from './held-by-pause';
+import { overdueBefore } from './action-predicates';
 import { hydrate } from './hydrate';
 import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 
@@ -110,7 +110,7 @@ export class ActivityRepository {
   /** The scope's PENDING actions due before `dueBefore` that have not started and are not held by a pause: their count and the `limit` most overdue. */
   async overdue(scope: TenantScope, dueBefore: Date, limit: number): Promise<OverdueActions> {
     // Both read the partial index idx_actions_due (PENDING rows by next_attempt_at).
-    const overdue = `status = 'PENDING' AND next_attempt_at < $1 AND NOT ${HELD_BY_PAUSE} AND ${tenantCondition(scope, 'tenant_id', 2)}`;
+    const overdue = `${overdueBefore('$1')} AND ${tenantCondition(scope, 'tenant_id', 2)}`;
     const [{ count }]: { count: string }[] = await this.dataSource.query(`SELECT count(*) AS count FROM actions WHERE ${overdue}`, [
       dueBefore,
       ownedBy(scope),

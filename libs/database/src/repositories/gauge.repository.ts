@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { HELD_BY_PAUSE } from './held-by-pause';
+import { overdueBefore } from './action-predicates';
 import { SessionLock } from '../leadership/advisory-lock';
 
 /** Session-level advisory-lock key of the one process that computes gauges ("pung"). */
@@ -22,8 +22,7 @@ export class GaugeRepository {
   /** PENDING actions due more than `graceMs` ago and not held by a pause, counted on the session that holds the lock. */
   async overdue(session: Client, graceMs: number): Promise<number> {
     const { rows } = await session.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM actions
-       WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond' AND NOT ${HELD_BY_PAUSE}`,
+      `SELECT count(*)::int AS n FROM actions WHERE ${overdueBefore(`now() - $1 * interval '1 millisecond'`)}`,
       [graceMs],
     );
     return rows[0].n;

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TransactionLock } from '../leadership/advisory-lock';
 import { ActionEntity } from '../entities/action.entity';
-import { HELD_BY_PAUSE } from './held-by-pause';
+import { HELD_BY_PAUSE, ofUnknownTypeAt, overdueBefore } from './action-predicates';
 import { hydrate } from './hydrate';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
@@ -64,14 +64,14 @@ export class ScheduleRepository {
   }
 
   /**
-   * Due PENDING actions whose type this deployment does not know (a row edited by hand, a type
-   * removed from the code): no worker can ever run them, so the lifecycle ends them as NO_ACTION.
+   * Due PENDING actions, not held by a pause, that have been due for `graceMs` during which no live
+   * worker knew their type (a type removed from the code, a row edited by hand): the lifecycle ends
+   * them as NO_ACTION. Judged over every worker's declaration, never by one process's registry.
    */
-  async dueOfUnknownType(manager: EntityManager, knownTypes: readonly string[], limit: number): Promise<ActionEntity[]> {
+  async dueOfUnknownType(manager: EntityManager, graceMs: number, limit: number): Promise<ActionEntity[]> {
     const rows: Record<string, unknown>[] = await manager.query(
-      `SELECT * FROM actions WHERE status = 'PENDING' AND next_attempt_at <= now() AND action <> ALL($1)
-       ORDER BY next_attempt_at, id LIMIT $2`,
-      [knownTypes, limit],
+      `SELECT * FROM actions WHERE ${ofUnknownTypeAt('now()', '$1')} ORDER BY next_attempt_at, id LIMIT $2`,
+      [graceMs, limit],
     );
     return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
   }
@@ -90,11 +90,10 @@ export class ScheduleRepository {
     after?: { nextAttemptAt: Date; id: string },
   ): Promise<QueueableAction[]> {
     const rows: Record<string, unknown>[] = await manager.query(
-      `(SELECT ${QUEUEABLE} FROM actions WHERE status = 'PENDING' AND next_attempt_at < now() - ($1 || ' milliseconds')::interval
-          AND NOT ${HELD_BY_PAUSE} AND action = ANY($2) AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
+      `(SELECT ${QUEUEABLE} FROM actions WHERE ${overdueBefore(`now() - $1 * interval '1 millisecond'`)} AND action = ANY($2) AND ($4::timestamptz IS NULL OR (next_attempt_at, id) > ($4, $5::uuid))
         ORDER BY next_attempt_at, id LIMIT $3)
        UNION ALL
-       (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND claimed_until < now() - ($1 || ' milliseconds')::interval
+       (SELECT ${QUEUEABLE} FROM actions WHERE status = 'IN_PROGRESS' AND claimed_until < now() - $1 * interval '1 millisecond'
           AND action = ANY($2)
         ORDER BY claimed_until LIMIT $3)`,
       [graceMs, types, limit, after?.nextAttemptAt ?? null, after?.id ?? null],

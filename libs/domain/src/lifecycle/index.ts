@@ -1,4 +1,5 @@
 export * from './action-state';
+export * from './action-predicates';
 export * from './catch-up';
 export * from './lifecycle';
 export * from './lifecycle.errors';

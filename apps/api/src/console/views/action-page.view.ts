@@ -16,6 +16,25 @@ export interface ActionPageData {
   jobHref: string | null;
   controls: ActionControls;
   csrfToken: string;
+  /** Why the due action waits, when it is for a worker: none that is live serves its type, or none knows it. */
+  workerWait: WorkerWait | null;
+}
+
+export type WorkerWait = 'unserved' | 'unknown';
+
+function workerWaitNote(action: ActionEntity, wait: WorkerWait | null): SafeHtml | string {
+  if (wait === 'unserved') {
+    return html`<p class="worker-wait" role="note">
+      <strong>Waiting for a worker:</strong> live workers know ${action.action} but none serves it (WORKER_ACTIONS). It runs once one does.
+    </p>`;
+  }
+  if (wait === 'unknown') {
+    return html`<p class="worker-wait" role="note">
+      <strong>No live worker knows ${action.action}.</strong> It runs if a worker that knows it starts; once it has been due for UNKNOWN_TYPE_GRACE_MS with
+      none knowing it, it ends NO_ACTION.
+    </p>`;
+  }
+  return '';
 }
 
 /** Which of the operations the action's state allows now. */
@@ -214,7 +233,7 @@ export function actionPageView(data: ActionPageData): SafeHtml {
     <div id="live-action" data-live>
       <section aria-labelledby="state">
         <h2 id="state" class="visually-hidden">State</h2>
-        ${facts(a)}
+        ${workerWaitNote(a, data.workerWait)} ${facts(a)}
       </section>
     </div>
     <section aria-labelledby="ops">

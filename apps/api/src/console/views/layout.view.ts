@@ -4,7 +4,7 @@ import { withTenant } from './tenant-filter.view';
 
 export const HTML_CONTENT_TYPE = 'text/html; charset=utf-8';
 
-export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks' | 'calendars' | 'tenants';
+export type ConsoleSection = 'overview' | 'actions' | 'dead-letters' | 'webhooks' | 'calendars' | 'tenants' | 'workers';
 
 /** A message about what the last operation did: done, or refused with the reason. */
 export interface Notice {
@@ -29,6 +29,7 @@ const SECTIONS: { id: ConsoleSection; href: string; label: string; byTenant: boo
   { id: 'webhooks', href: '/admin/webhooks', label: 'Webhooks', byTenant: true },
   { id: 'calendars', href: '/admin/calendars', label: 'Calendars', byTenant: true },
   { id: 'tenants', href: '/admin/tenants', label: 'Tenants', byTenant: false },
+  { id: 'workers', href: '/admin/workers', label: 'Workers', byTenant: false },
 ];
 
 export function noticeBox(notice: Notice | undefined): SafeHtml {

@@ -1,0 +1,27 @@
+import { ActionStatus } from '../action-vocabulary';
+import { ActionState, heldByPause } from './action-state';
+
+/** What the readers of due actions look at. */
+type DueState = Pick<ActionState, 'status' | 'occurrence' | 'pausedFrom' | 'nextAttemptAt'>;
+
+/** Whether the occurrence may start at `now`: PENDING, due, and not held by a pause. */
+export function claimable(state: DueState, now: Date): boolean {
+  return state.status === ActionStatus.Pending && state.nextAttemptAt <= now && !heldByPause(state);
+}
+
+/** Whether a PENDING occurrence not held by a pause was due before `dueBefore`: it should have started, and its job may be lost. */
+export function overdue(state: DueState, dueBefore: Date): boolean {
+  return state.status === ActionStatus.Pending && state.nextAttemptAt < dueBefore && !heldByPause(state);
+}
+
+/**
+ * Whether the action ends NO_ACTION at `now`: it may start, and it has been due for `graceMs` during
+ * which no live worker knew its type (now − max(due time, last time a live worker knew the type) ≥
+ * grace). `typeKnownUntil` is when the last worker that knew the type stopped being live, a time
+ * still to come while one lives; null when no worker on record knew it. Never while paused, never
+ * because one worker lacks the type.
+ */
+export function endsForUnknownType(state: DueState, now: Date, graceMs: number, typeKnownUntil: Date | null): boolean {
+  const dueSince = Math.max(state.nextAttemptAt.getTime(), typeKnownUntil?.getTime() ?? -Infinity);
+  return claimable(state, now) && now.getTime() - dueSince >= graceMs;
+}

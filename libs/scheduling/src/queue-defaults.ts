@@ -1,0 +1,19 @@
+import { QueueOptions } from 'bullmq';
+import { PunctualConfig } from '@app/config';
+import { bullmqTelemetry } from '@app/observability';
+import { queueConnection } from './queue-connection';
+
+/** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
+const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
+
+/** What every queue of Punctual is made with: the registered ones (through BullModule's root) and those made on demand (ActionQueues). */
+export function queueDefaults(config: PunctualConfig): QueueOptions {
+  return {
+    // Producers fail fast when Redis is down; the reconciler queues the action later.
+    connection: queueConnection(config.redis, { enableOfflineQueue: false }),
+    // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
+    // when Postgres or Redis is unreachable, and is tried again as the outage passes.
+    defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
+    telemetry: bullmqTelemetry(),
+  };
+}
