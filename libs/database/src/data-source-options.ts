@@ -19,6 +19,7 @@ import { TenantsAndKeys1763870001600 } from './migrations/1763870001600-tenants-
 import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly-partitions';
 import { TenantMessaging1763870001800 } from './migrations/1763870001800-tenant-messaging';
 import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
+import { DataAsSent1763870001920 } from './migrations/1763870001920-data-as-sent';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -39,6 +40,7 @@ export const MIGRATIONS = [
   WeeklyPartitions1763870001700,
   TenantMessaging1763870001800,
   SkippedOccurrenceTimes1763870001860,
+  DataAsSent1763870001920,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */
