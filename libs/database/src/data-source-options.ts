@@ -20,6 +20,7 @@ import { WeeklyPartitions1763870001700 } from './migrations/1763870001700-weekly
 import { TenantMessaging1763870001800 } from './migrations/1763870001800-tenant-messaging';
 import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
 import { DataAsSent1763870001920 } from './migrations/1763870001920-data-as-sent';
+import { KeptCreationEntries1763870001930 } from './migrations/1763870001930-kept-creation-entries';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -41,6 +42,7 @@ export const MIGRATIONS = [
   TenantMessaging1763870001800,
   SkippedOccurrenceTimes1763870001860,
   DataAsSent1763870001920,
+  KeptCreationEntries1763870001930,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */
