@@ -38,11 +38,11 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
  * NO_ACTION), each only while its row is still at that revision, in one of the statuses it was
  * read in and, when `due_after` is set, due after it (the lock window), with their history
  * entries and webhook notices. Only the fields in `changes` are written (`json_populate_record`
- * keeps the row's own value for every other column, and a json column's value as its text, keys in
- * the order sent), so two changes of different fields read at
- * the same revision (a patch of `metadata` beside a cancel request) both stand. `finished_at`
- * follows a change of status; the claim goes when the action leaves IN_PROGRESS. It answers
- * each row as written (another change of other fields may have landed first).
+ * keeps the row's own value for every other column, and a json field's text as it came, keys in
+ * the order sent), so two changes of different fields read at the same revision (a patch of
+ * `metadata` beside a cancel request) both stand. `finished_at` follows a change of status; the
+ * claim goes when the action leaves IN_PROGRESS. It answers each row as written (another change
+ * of other fields may have landed first), as `to_json` of the row, which keeps that text too.
  */
 export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(

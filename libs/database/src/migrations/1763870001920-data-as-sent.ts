@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * `data` and `metadata` become `json`, which keeps the text it is given, so an action's keys come
  * back, and an `HTTP_REQUEST` body goes out, in the order the client sent them (`jsonb` sorts them).
  * The snapshot of the action that a webhook event carries is `json` for the same reason. Rows
- * stored before keep the order `jsonb` gave them.
+ * stored before keep the order `jsonb` gave them. Both tables are rewritten, under an exclusive lock.
  */
 export class DataAsSent1763870001920 implements MigrationInterface {
   name = 'DataAsSent1763870001920';
