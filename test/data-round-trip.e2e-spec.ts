@@ -2,6 +2,7 @@ import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample, messageText, notificationExample, storedCounts } from './support/fixtures';
+import { subscribe, verifiedEvent } from './support/webhooks';
 import { startWorker } from './support/worker-test-app';
 
 const HOUR = 3_600_000;
@@ -15,6 +16,14 @@ function specialKeys(): Record<string, unknown> {
   const flat = Object.fromEntries([...PROTOTYPE_KEYS, 'prototype'].map((key, i) => [key, values[i % values.length]]));
   return { ...flat, nested: { ...flat, list: [flat, { valueOf: { hasOwnProperty: [] } }] } };
 }
+
+/** Keys in an order that Postgres's jsonb would change (it sorts by length, then bytes), nested and in an array too. */
+function unsortedKeys(): Record<string, unknown> {
+  return { bb: 1, a: 2, ccc: { zz: 1, y: 2, list: [{ b: true, a: null }] }, Z: 'upper', _: -0.5 };
+}
+
+/** JSON text keeps key order, where `toEqual` does not look. */
+const text = (value: unknown) => JSON.stringify(value);
 
 describe('data and metadata round-trip exactly', () => {
   let api: ApiTestApp;
@@ -60,6 +69,23 @@ describe('data and metadata round-trip exactly', () => {
     const response = await api.client.patch(`/actions/${created.id}`, sent);
     expect(response.status).toBe(200);
     await expectExact(response.body, sent);
+  });
+
+  it('keeps keys in the order sent, nested ones included, through create, read, list and PATCH', async () => {
+    const sent = { data: { url: 'http://127.0.0.1:9/hook', body: unsortedKeys(), method: 'PUT' }, metadata: unsortedKeys() };
+    const created = await api.client.post('/actions', httpRequestExample(HOUR, sent));
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const read = (await api.client.get(`/actions/${id}`)).body;
+    const listed = ((await api.client.get('/actions?action=HTTP_REQUEST&limit=500')).body.items as { id: string }[]).find((a) => a.id === id)!;
+    for (const answer of [created.body, read, listed]) expect(text({ data: answer.data, metadata: answer.metadata })).toBe(text(sent));
+
+    const patch = { data: { ...sent.data, body: { y: 1, x: { d: 1, c: 2 } } }, metadata: { zeta: 1, alpha: 2 } };
+    const patched = await api.client.patch(`/actions/${id}`, patch);
+    expect(patched.status).toBe(200);
+    expect(text({ data: patched.body.data, metadata: patched.body.metadata })).toBe(text(patch));
+    const reread = (await api.client.get(`/actions/${id}`)).body;
+    expect(text({ data: reread.data, metadata: reread.metadata })).toBe(text(patch));
   });
 
   it('a field named like an Object.prototype member is an unknown field, wherever it is, and never a 500', async () => {
@@ -110,6 +136,24 @@ describe('data and metadata round-trip exactly', () => {
       expect(created.status).toBe(201);
       const call = await waitUntil('the call to arrive', () => receiver.callsTo('/exact')[0]);
       expect(JSON.parse(call.body)).toEqual(body);
+    });
+
+    it('with its keys in the order sent, and the webhook event shows the action the same way', async () => {
+      const subscription = await subscribe(api.client, receiver.url('/events'), { events: ['action.succeeded'] });
+      const body = unsortedKeys();
+      const metadata = unsortedKeys();
+      const sent = { data: { url: receiver.url('/ordered'), body }, metadata };
+      const created = await api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), ...sent });
+      expect(created.status).toBe(201);
+      const call = await waitUntil('the call to arrive', () => receiver.callsTo('/ordered')[0]);
+      expect(call.body).toBe(text(body));
+      const event = await waitUntil('the event of its success', () =>
+        receiver
+          .callsTo('/events')
+          .map((c) => verifiedEvent(c, subscription.secret))
+          .find((e) => e.data.action.id === created.body.id),
+      );
+      expect(text({ data: event.data.action.data, metadata: event.data.action.metadata })).toBe(text(sent));
     });
   });
 });

@@ -68,6 +68,14 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
     );
     return id;
   };
+  /** Moves the spec action's creation entry to `at`, as if it had been created then; returns its id. */
+  const backdateCreation = async (at: Date): Promise<string> => {
+    const [[{ id }]] = await api.db.query(`UPDATE action_history SET at = $2 WHERE action_id = $1 AND from_status IS NULL RETURNING id::text`, [
+      action,
+      at,
+    ]);
+    return id;
+  };
   /** A test event made at `at`, its delivery (by the outbox's trigger) left in `status`; returns the delivery. */
   const outboxEvent = async (at: Date, status: string): Promise<string> => {
     const [{ id }] = await api.db.query(
@@ -126,6 +134,30 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
     expect((await api.db.query(`SELECT count(*)::int AS n FROM webhook_events`))[0].n).toBe(2);
   });
 
+  it("keeps an action's creation entry when its week is dropped, in the DEFAULT partition, until the action goes", async () => {
+    const oldWeek = weekOf(new Date(Date.now() - 28 * DAY_MS));
+    await makeWeekOf(oldWeek.start);
+    const createdAt = new Date(oldWeek.start.getTime() + 1000);
+    // The action was created four weeks ago, and ran in the same week.
+    const creation = await backdateCreation(createdAt);
+    const ran = await history(new Date(createdAt.getTime() + 1000));
+    expect(await where('action_history', [creation, ran])).toEqual({
+      [creation]: `action_history${oldWeek.suffix}`,
+      [ran]: `action_history${oldWeek.suffix}`,
+    });
+
+    const purged = await worker.get(RetentionLoop).purge();
+    expect(purged.partitions.dropped).toEqual(expect.arrayContaining([`action_history${oldWeek.suffix}`]));
+    expect(await where('action_history', [creation, ran])).toEqual({ [creation]: 'action_history_default' });
+    // The DEFAULT partition's row-by-row purge keeps it too.
+    expect(await worker.get(RetentionLoop).purge()).toMatchObject({ history: 0 });
+    const [first] = (await api.client.get(`/actions/${action}/history`)).body;
+    expect(first).toMatchObject({ from: null, to: 'PENDING', at: createdAt.toISOString() });
+
+    await api.db.query(`DELETE FROM actions WHERE id = $1`, [action]);
+    expect(await where('action_history', [creation])).toEqual({});
+  });
+
   it('keeps an outbox week past retention while one of its deliveries is pending, and drops it once none is', async () => {
     const oldWeek = weekOf(new Date(Date.now() - 28 * DAY_MS));
     await makeWeekOf(oldWeek.start);
@@ -150,9 +182,10 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
     expect((await api.db.query(`SELECT count(*)::int AS n FROM webhook_events`))[0].n).toBe(0);
   });
 
-  it('deletes rows of the DEFAULT partitions 14 days after they were made, row by row, and keeps the newer ones and pending deliveries', async () => {
+  it('deletes rows of the DEFAULT partitions 14 days after they were made, row by row, and keeps the newer ones, creation entries and pending deliveries', async () => {
     const daysAgo = (days: number) => new Date(Date.now() - days * DAY_MS);
     const entries = { old: await history(daysAgo(15)), recent: await history(daysAgo(13)) };
+    const creation = await backdateCreation(daysAgo(15));
     const deliveries = {
       delivered: await outboxEvent(daysAgo(15), 'DELIVERED'),
       failed: await outboxEvent(daysAgo(15), 'FAILED'),
@@ -162,7 +195,11 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
 
     const purged = await worker.get(RetentionLoop).purge();
     expect(purged).toMatchObject({ history: 1, webhookEvents: 2 });
-    expect(await where('action_history', Object.values(entries))).toEqual({ [entries.recent]: 'action_history_default' });
+    // The action's creation entry stays with the action, however old.
+    expect(await where('action_history', [...Object.values(entries), creation])).toEqual({
+      [entries.recent]: 'action_history_default',
+      [creation]: 'action_history_default',
+    });
     expect(await where('webhook_deliveries', Object.values(deliveries))).toEqual({
       [deliveries.pending]: 'webhook_deliveries_default',
       [deliveries.recent]: 'webhook_deliveries_default',

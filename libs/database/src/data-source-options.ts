@@ -21,6 +21,8 @@ import { TenantMessaging1763870001800 } from './migrations/1763870001800-tenant-
 import { SkippedOccurrenceTimes1763870001860 } from './migrations/1763870001860-skipped-occurrence-times';
 import { WorkerFleet1763870001900 } from './migrations/1763870001900-worker-fleet';
 import { RunnableSince1763870001910 } from './migrations/1763870001910-runnable-since';
+import { DataAsSent1763870001920 } from './migrations/1763870001920-data-as-sent';
+import { KeptCreationEntries1763870001930 } from './migrations/1763870001930-kept-creation-entries';
 import { KeyReveals1763870001940 } from './migrations/1763870001940-key-reveals';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
@@ -44,6 +46,8 @@ export const MIGRATIONS = [
   SkippedOccurrenceTimes1763870001860,
   WorkerFleet1763870001900,
   RunnableSince1763870001910,
+  DataAsSent1763870001920,
+  KeptCreationEntries1763870001930,
   KeyReveals1763870001940,
 ];
 

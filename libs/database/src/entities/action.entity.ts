@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, PrimaryColumn, UpdateDateColumn } from 'typeorm';
 import { ActionRetryPolicy, ActionStatus, DstPolicy, Frequency, MisfirePolicy } from '@app/domain';
 
-/** Plain JSON object stored in a jsonb column. */
+/** Plain JSON object stored in a json column, which keeps its keys in the order they came. */
 export type JsonObject = Record<string, unknown>;
 
 @Entity({ name: 'actions' })
@@ -45,10 +45,10 @@ export class ActionEntity {
   @Column({ name: 'schedule_anchor', type: 'timestamptz' })
   scheduleAnchor: Date;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   data: JsonObject;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'json' })
   metadata: JsonObject;
 
   @Column({ type: 'boolean' })

@@ -13,7 +13,7 @@ export interface Change {
   ord: number;
 }
 
-/** The changed fields' new values as one JSON object keyed by column (jsonb columns hold their value as JSON). */
+/** The changed fields' new values as one JSON object keyed by column (json and jsonb columns hold their value as JSON). */
 function changesOf({ transition, changed }: Change): string {
   return JSON.stringify(Object.fromEntries(changed.map((field) => [STATE_COLUMNS[field][0], transition.after[field]])));
 }
@@ -25,7 +25,7 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
   ['expected_revision', 'integer', (c) => c.transition.before.revision],
   ['expected_statuses', 'text', (c) => c.guard.statuses.join(',')],
   ['due_after', 'timestamptz', (c) => c.guard.dueAfter ?? null],
-  ['changes', 'jsonb', changesOf],
+  ['changes', 'json', changesOf],
   ['finished', 'boolean', (c) => c.transition.finished],
   ...entryColumns<Change>((c) => c.transition.history[0]),
   ...noticeColumns<Change>((c) => c.transition.notice),
@@ -37,15 +37,16 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
  * Writes changes decided at a revision (a client's patch, cancel or manual retry, the promoter's
  * NO_ACTION), each only while its row is still at that revision, in one of the statuses it was
  * read in and, when `due_after` is set, due after it (the lock window), with their history
- * entries and webhook notices. Only the fields in `changes` are written (`jsonb_populate_record`
- * keeps the row's own value for every other column), so two changes of different fields read at
- * the same revision (a patch of `metadata` beside a cancel request) both stand. `finished_at`
- * follows a change of status; the claim goes when the action leaves IN_PROGRESS. It answers
- * each row as written (another change of other fields may have landed first).
+ * entries and webhook notices. Only the fields in `changes` are written (`json_populate_record`
+ * keeps the row's own value for every other column, and a json field's text as it came, keys in
+ * the order sent), so two changes of different fields read at the same revision (a patch of
+ * `metadata` beside a cancel request) both stand. `finished_at` follows a change of status; the
+ * claim goes when the action leaves IN_PROGRESS. It answers each row as written (another change
+ * of other fields may have landed first), as `to_json` of the row, which keeps that text too.
  */
 export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(
-      $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::jsonb[], $7::boolean[],
+      $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::json[], $7::boolean[],
       $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[],
       $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[], $18::jsonb[]
     ) AS c(
@@ -69,21 +70,17 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
           n.repeat, n.frequency, n.cron, n.timezone, n.execution_remainder, n.end_at, n.retry_policy,
           n.misfire_policy, n.data, n.metadata, n.callback_url, n.data_key_id, n.callback_key_id, n.cancel_requested_at, n.paused_from,
           n.skip_pending, n.dst_policy, n.calendar, n.jitter_ms, n.jitter_seed, n.revision, n.runnable_since
-        FROM jsonb_populate_record(a, c.changes) n),
-      finished_at = CASE WHEN c.changes ? 'status' THEN CASE WHEN c.finished THEN now() END ELSE a.finished_at END,
+        FROM json_populate_record(a, c.changes) n),
+      finished_at = CASE WHEN c.changes->'status' IS NOT NULL THEN CASE WHEN c.finished THEN now() END ELSE a.finished_at END,
       claim_token = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claim_token END,
       claimed_until = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claimed_until END,
       updated_at = clock_timestamp()
     FROM locked c WHERE a.id = c.id
-    RETURNING a.*, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note,
+    RETURNING a.*, a AS snapshot, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note,
       ${RECORD_COLUMNS.map((column) => `c.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}
   ), notices AS (
-    ${outboxInsertSql('changed', ['ord', 'entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
+    ${outboxInsertSql('changed')}
   )
-  SELECT ord, to_jsonb(c) - ARRAY[
-      'ord', 'entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note',
-      ${RECORD_COLUMNS.map((column) => `'${column}'`).join(', ')}
-    ] AS row_json
-  FROM changed c`;
+  SELECT ord, to_json(snapshot) AS row_json FROM changed`;

@@ -5,17 +5,16 @@
 export const RECORD_COLUMNS = ['notice_type', 'notice_occurrence', 'notice_attempt', 'notice_note', 'skipped', 'skip_notices'] as const;
 
 /**
- * The statement part that writes the events of the rows a state change returned (`a.*` plus the
- * RECORD_COLUMNS) into the webhook outbox, in the same statement as the change: an event exists
- * exactly when its change committed. Each row gives an `action.occurrence_skipped` event per entry
- * of `skip_notices` (one per reason, however many occurrences it skipped), then its notice, if
- * any. `extraColumns` are the other returned columns that are not the action's, left out of the
- * stored snapshot. Triggers drop events nobody listens to; when there is no subscription at all
- * they are not even written.
+ * The statement part that writes the events of the rows a state change returned (`a.*`, the row
+ * as a whole as `snapshot`, and the RECORD_COLUMNS) into the webhook outbox, in the same statement
+ * as the change: an event exists exactly when its change committed. Each row gives an
+ * `action.occurrence_skipped` event per entry of `skip_notices` (one per reason, however many
+ * occurrences it skipped), then its notice, if any. The event keeps the action as `to_json` of the
+ * row, which holds `data` and `metadata` as their stored text, keys in the order sent. Triggers
+ * drop events nobody listens to; when there is no subscription at all they are not even written.
  */
-export function outboxInsertSql(changed: string, extraColumns: readonly string[]): string {
-  const notAction = [...extraColumns, ...RECORD_COLUMNS].map((c) => `'${c}'`).join(', ');
-  const snapshot = `to_jsonb(c) - ARRAY[${notAction}]::text[]`;
+export function outboxInsertSql(changed: string): string {
+  const snapshot = 'to_json(c.snapshot)';
   // Once per statement: with no subscription at all, actions without a callback skip the snapshot and the triggers.
   const wanted = '(c.callback_url IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_subscriptions))';
   return `INSERT INTO webhook_events (tenant_id, type, action_id, action_type, occurrence, attempt, note, reason, skipped, skipped_count, action, callback_url, api_key_id)

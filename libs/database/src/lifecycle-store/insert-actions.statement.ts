@@ -42,7 +42,7 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
     SELECT id, tenant_id, action, api_key_id,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
       repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy::jsonb,
-      misfire_policy, data::jsonb, metadata::jsonb, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
+      misfire_policy, data::json, metadata::json, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from,
       skip_pending, dst_policy::jsonb, calendar, jitter_ms, jitter_seed, revision, runnable_since
     FROM incoming
     RETURNING id, occurrence, status, created_at, updated_at

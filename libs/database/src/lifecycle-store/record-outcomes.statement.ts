@@ -80,12 +80,12 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       claimed_until = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claimed_until END,
       updated_at = clock_timestamp()
     FROM locked o WHERE a.id = o.id
-    RETURNING a.*, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
+    RETURNING a.*, a AS snapshot, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
       ${RECORD_COLUMNS.map((column) => `o.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}
   ), notices AS (
-    ${outboxInsertSql('changed', ['entry_from', 'entry_to', 'entry_occurrence', 'entry_attempt', 'entry_note'])}
+    ${outboxInsertSql('changed')}
   )
   SELECT id, finished_at, claim_token, claimed_until, updated_at FROM changed`;
 

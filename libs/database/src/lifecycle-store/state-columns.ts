@@ -4,7 +4,7 @@ import { UnnestColumn } from '../repositories/unnest-columns';
 
 /**
  * Every lifecycle field with its column in `actions` and the type it travels as in a batch
- * parameter (jsonb as text, cast in the statement). The compiler keeps it complete as
+ * parameter (json and jsonb as text, cast in the statement). The compiler keeps it complete as
  * `ActionState` grows; `state-columns.spec.ts` holds it to the entity's column decorators, and
  * the statements name the same columns in the same order.
  */
@@ -43,7 +43,7 @@ export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [col
 /** The lifecycle fields, in the order of STATE_COLUMNS. */
 export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
 
-/** The fields stored as jsonb: they travel as JSON text. */
+/** The fields stored as json or jsonb: they travel as JSON text. */
 const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata', 'dstPolicy']);
 
 /** `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. */

@@ -35,8 +35,8 @@ describe("The lifecycle store's statements", () => {
     for (const field of STATE_FIELDS) {
       const column = declared.find((c) => c.propertyName === field);
       expect([field, STATE_COLUMNS[field][0]]).toEqual([field, column?.options.name ?? field]);
-      // jsonb travels as text; every other type as itself (varchar, text, integer, boolean, timestamptz).
-      const travelsAs = column?.options.type === 'jsonb' ? 'text' : column?.options.type;
+      // json and jsonb travel as text; every other type as itself (varchar, text, integer, boolean, timestamptz).
+      const travelsAs = column?.options.type === 'jsonb' || column?.options.type === 'json' ? 'text' : column?.options.type;
       expect([field, STATE_COLUMNS[field][1]]).toEqual([field, travelsAs]);
     }
   });

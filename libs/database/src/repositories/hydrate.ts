@@ -39,7 +39,7 @@ function templateOf(metadata: EntityMetadata): ObjectLiteral {
 }
 
 /**
- * Turns a row stored as JSON (`to_jsonb` of a row: column names, times as text) into an entity,
+ * Turns a row stored as JSON (`to_json` of a row: column names, times as text) into an entity,
  * with its time columns as dates again.
  */
 export function hydrateJson<T extends ObjectLiteral>(metadata: EntityMetadata, json: Record<string, unknown>): T {

@@ -31,7 +31,8 @@ interface ExpiredPartition {
 /**
  * The weekly partitions of the history and the webhook outbox (migration 1763870001700): weeks are
  * made ahead by `punctual_create_week_partitions`, and a week is dropped whole once it ended
- * RETENTION_DAYS ago, never a row newer than that. An outbox week goes only once none of its
+ * RETENTION_DAYS ago, never a row newer than that, but for the creation entries of its history,
+ * which move to the DEFAULT partition and go with their actions. An outbox week goes only once none of its
  * deliveries is pending, its events with their deliveries. Every step is idempotent and short, so a
  * process that dies half-way leaves nothing that the next run does not finish.
  */
@@ -45,6 +46,10 @@ export class PartitionsRepository {
     const result: PartitionUpkeep = { created, dropped: [], kept: [] };
     for (const partition of expired.filter((p) => p.parent === 'action_history')) {
       const dropped = await this.withLockTimeout(async (manager) => {
+        // An action's creation entry stays as long as the action: once the week is detached, the
+        // DEFAULT partition covers its range, and the creation entries copied back land there.
+        await manager.query(`ALTER TABLE action_history DETACH PARTITION ${partition.name}`);
+        await manager.query(`INSERT INTO action_history SELECT * FROM ${partition.name} WHERE from_status IS NULL`);
         await manager.query(`DROP TABLE ${partition.name}`);
         return true;
       });

@@ -40,12 +40,13 @@ export class RetentionRepository {
   /**
    * One batch of history entries older than `retentionDays` in the DEFAULT partition: entries
    * written while their week had no partition. Every week with one is dropped whole instead
-   * (PartitionsRepository).
+   * (PartitionsRepository). Creation entries stay: an action's history starts with its creation
+   * for as long as the action is kept, and they go with it.
    */
   async purgeUnpartitionedHistory(retentionDays: number, batchSize: number): Promise<number> {
     return this.deleteBatch(
       `DELETE FROM action_history_default WHERE ctid = ANY(ARRAY(
-         SELECT ctid FROM action_history_default WHERE at < now() - make_interval(days => $1)
+         SELECT ctid FROM action_history_default WHERE at < now() - make_interval(days => $1) AND from_status IS NOT NULL
          ORDER BY at LIMIT $2 FOR UPDATE SKIP LOCKED))`,
       [retentionDays, batchSize],
     );
