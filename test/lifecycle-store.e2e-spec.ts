@@ -148,6 +148,19 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     expect(found.events).toEqual([]);
   });
 
+  it('writes nothing when the row was paused since it was read: a pause changes no revision, and a NO_ACTION decided before it must not land', async () => {
+    const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending });
+    const pause = transition(action, { type: 'paused', now: new Date(action.executionTime.getTime() - 60_000), note: null, lockWindowMs: 0 });
+    expect(pause.after.pausedFrom).toBe(action.occurrence); // held: its occurrence waits for a resume
+    expect(pause.after.revision).toBe(action.revision);
+    expect(await store.persist(pause, { kind: 'revision', statuses: [ActionStatus.Pending] })).not.toBeNull();
+    const stale = transition(action, { type: 'typeUnknown', note: 'decided before the pause' });
+    expect(await store.persist(stale, { kind: 'revision', statuses: [ActionStatus.Pending] })).toBeNull();
+    const found = await persisted(action.id);
+    expect(stateOf(found.row)).toEqual(stateOf(pause.after));
+    expect(found.events.map((event) => (event as { type: string }).type)).toEqual(['action.paused']);
+  });
+
   it('keeps both of two changes of different fields read at the same revision', async () => {
     const action = await stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, executionTime: new Date(Date.now() + 3_600_000) });
     const metadata = transition(action, { type: 'patched', now: new Date(), by: 'test-key', changes: { metadata: { plan: 'pro' } } });

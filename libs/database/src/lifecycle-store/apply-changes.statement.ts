@@ -31,12 +31,15 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
   ...noticeColumns<Change>((c) => c.transition.notice),
   skippedColumn<Change>((c) => c.transition),
   skipNoticesColumn<Change>((c) => c.transition),
+  // A pause changes no revision: a change decided on an unpaused row (the promoter's NO_ACTION) must not land on a paused one.
+  ['expected_paused_from', 'integer', (c) => c.transition.before.pausedFrom],
 ]);
 
 /**
  * Writes changes decided at a revision (a client's patch, cancel or manual retry, the promoter's
  * NO_ACTION), each only while its row is still at that revision, in one of the statuses it was
- * read in and, when `due_after` is set, due after it (the lock window), with their history
+ * read in, paused from the occurrence it was read paused from (or not paused, as read), and, when
+ * `due_after` is set, due after it (the lock window), with their history
  * entries and webhook notices. Only the fields in `changes` are written (`json_populate_record`
  * keeps the row's own value for every other column, and a json field's text as it came, keys in
  * the order sent), so two changes of different fields read at the same revision (a patch of
@@ -48,16 +51,16 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(
       $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::json[], $7::boolean[],
       $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[],
-      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[], $18::jsonb[]
+      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[], $18::jsonb[], $19::integer[]
     ) AS c(
       ord, id, expected_revision, expected_statuses, due_after, changes, finished,
       entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
-      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
+      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices, expected_paused_from
     )
   ), locked AS (
     SELECT c.* FROM actions a JOIN (SELECT DISTINCT ON (id) * FROM change ORDER BY id, ord) c ON a.id = c.id
     WHERE a.revision = c.expected_revision AND a.status = ANY(string_to_array(c.expected_statuses, ','))
-      AND (c.due_after IS NULL OR a.execution_time > c.due_after)
+      AND (c.due_after IS NULL OR a.execution_time > c.due_after) AND a.paused_from IS NOT DISTINCT FROM c.expected_paused_from
     -- Rows are locked in id order, so batches running side by side cannot deadlock.
     ORDER BY a.id FOR UPDATE OF a
   ), changed AS (
