@@ -74,6 +74,21 @@ describe('The overdue sweep and NO_ACTION', () => {
     expect(history.filter((h: { to: string }) => h.to === 'NO_ACTION')).toHaveLength(0);
   });
 
+  it('ends an attempt of an unknown type whose worker died (its claim lapsed) NO_ACTION, and leaves one whose claim holds', async () => {
+    const [lapsed, held] = await insertDueRows('RETIRED_TYPE', 2, 3_600_000, {});
+    await api.db.query(
+      `UPDATE actions SET status = 'IN_PROGRESS', claim_token = gen_random_uuid(),
+         claimed_until = CASE WHEN id = $1 THEN now() - interval '1 hour' ELSE now() + interval '1 hour' END
+       WHERE id = ANY($2)`,
+      [lapsed, [lapsed, held]],
+    );
+    worker = await startWorker({ env: FAST });
+    await waitUntil('the lapsed attempt to end NO_ACTION', async () => (await countByStatus([lapsed], 'NO_ACTION')) === 1, 10_000);
+    expect(await countByStatus([held], 'IN_PROGRESS')).toBe(1);
+    const history = (await api.client.get(`/actions/${lapsed}/history`)).body;
+    expect(history.at(-1)).toMatchObject({ from: 'IN_PROGRESS', to: 'NO_ACTION', attempt: 1, note: NO_WORKER_KNEW });
+  });
+
   it('a NO_ACTION action retried by hand ends NO_ACTION again, whether or not a job was ever queued for it', async () => {
     const [id] = await insertDueRows('RETIRED_TYPE', 1, 1000, {});
     worker = await startWorker({ env: FAST });

@@ -26,7 +26,7 @@ export interface PromotionReport {
 export interface PromotionLead {
   promoted: number;
   redisWasReset: boolean;
-  /** Due PENDING actions of a type no live worker has known for UNKNOWN_TYPE_GRACE_MS. */
+  /** Due PENDING actions, and attempts whose worker died, of a type no live worker has known for UNKNOWN_TYPE_GRACE_MS. */
   unknown: ActionEntity[];
   /** Actions whose job may have been lost. */
   overdue: QueueableAction[];
@@ -79,12 +79,12 @@ export class ActionPromoter {
 
   /** The rest of the tick, once the leader's transaction committed: the NO_ACTION writes and the queue checks. */
   async settle(found: PromotionLead): Promise<PromotionReport> {
-    // Written together (one statement), each only if its row is still the PENDING one read.
+    // Written together (one statement), each only if its row is still as read (PENDING, or IN_PROGRESS with its lapsed claim).
     const ended = await Promise.all(
       found.unknown.map((action) =>
         this.store.persist(transition(action, { type: 'typeUnknown', note: `No live worker knew action type ${action.action} while it was due` }), {
           kind: 'revision',
-          statuses: [ActionStatus.Pending],
+          statuses: [action.status],
         }),
       ),
     );

@@ -20,12 +20,13 @@ export function overdueBefore(dueBefore: string): string {
 }
 
 /**
- * The action may end NO_ACTION at `now`: claimable, and due for `graceMs` during which no live
- * worker knew its type. A worker's `live_until` is when it stopped being live (or will, while it
- * beats), so no worker knowing the type lived within the last `graceMs`, and none lives now.
+ * The action may end NO_ACTION at `now`: claimable, or IN_PROGRESS with a claim that lapsed (its worker
+ * died mid-attempt), for `graceMs` during which no live worker knew its type. A worker's `live_until`
+ * is when it stopped being live (or will, while it beats), so no worker knowing the type lived within
+ * the last `graceMs`, and none lives now.
  */
 export function ofUnknownTypeAt(now: string, graceMs: string): string {
   const graceAgo = `${now} - ${graceMs} * interval '1 millisecond'`;
-  return `(${claimableAt(now)} AND next_attempt_at <= ${graceAgo}
+  return `(((${claimableAt(now)} AND next_attempt_at <= ${graceAgo}) OR (status = 'IN_PROGRESS' AND coalesce(claimed_until <= ${graceAgo}, false)))
     AND NOT EXISTS (SELECT 1 FROM workers w WHERE w.knows @> ARRAY[action]::text[] AND w.live_until > ${graceAgo}))`;
 }

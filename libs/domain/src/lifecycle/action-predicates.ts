@@ -15,13 +15,21 @@ export function overdue(state: DueState, dueBefore: Date): boolean {
 }
 
 /**
- * Whether the action ends NO_ACTION at `now`: it may start, and it has been due for `graceMs` during
- * which no live worker knew its type (now − max(due time, last time a live worker knew the type) ≥
- * grace). `typeKnownUntil` is when the last worker that knew the type stopped being live, a time
- * still to come while one lives; null when no worker on record knew it. Never while paused, never
- * because one worker lacks the type.
+ * Whether the action ends NO_ACTION at `now`: it may start, or it is IN_PROGRESS with a lapsed claim
+ * (its worker died mid-attempt, and only a worker knowing its type could take it over), and it has
+ * waited so for `graceMs` during which no live worker knew its type (now − max(due time or lapse,
+ * last time a live worker knew the type) ≥ grace). `typeKnownUntil` is when the last worker that
+ * knew the type stopped being live, a time still to come while one lives; null when no worker on
+ * record knew it. Never while paused, never because one worker lacks the type.
  */
-export function endsForUnknownType(state: DueState, now: Date, graceMs: number, typeKnownUntil: Date | null): boolean {
-  const dueSince = Math.max(state.nextAttemptAt.getTime(), typeKnownUntil?.getTime() ?? -Infinity);
-  return claimable(state, now) && now.getTime() - dueSince >= graceMs;
+export function endsForUnknownType(
+  state: DueState & { readonly claimedUntil: Date | null },
+  now: Date,
+  graceMs: number,
+  typeKnownUntil: Date | null,
+): boolean {
+  const lapsed = state.status === ActionStatus.InProgress && state.claimedUntil !== null && state.claimedUntil <= now;
+  if (!claimable(state, now) && !lapsed) return false;
+  const waitingSince = lapsed ? state.claimedUntil.getTime() : state.nextAttemptAt.getTime();
+  return now.getTime() - Math.max(waitingSince, typeKnownUntil?.getTime() ?? -Infinity) >= graceMs;
 }
