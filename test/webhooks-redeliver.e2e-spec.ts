@@ -10,6 +10,8 @@ import { startWorker } from './support/worker-test-app';
 
 /** A held attempt stays pending this long before the worker gives up on it and retries. */
 const WEBHOOK_TIMEOUT_MS = '5000';
+/** The API's RETENTION_DAYS: the races below call retention with less, so their events, past it, may still be redelivered. */
+const RETENTION_DAYS = 30;
 
 describe('Redelivering a webhook delivery', () => {
   let api: ApiTestApp;
@@ -19,7 +21,7 @@ describe('Redelivering a webhook delivery', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    api = await startCleanApiApp();
+    api = await startCleanApiApp(undefined, { RETENTION_DAYS: String(RETENTION_DAYS) });
     // Retention purges only when a spec calls it, at the moment it holds a race open.
     releaseRetentionLock = await holdRetentionLock(api);
     worker = await startWorker({ env: { WEBHOOK_TIMEOUT_MS } });
@@ -304,6 +306,23 @@ describe('Redelivering a webhook delivery', () => {
       expect(receiver.callsTo('/purged-week')).toHaveLength(1);
       expect((await partitions.upkeep(14)).dropped).toEqual(expect.arrayContaining([week.deliveries, week.events]));
       expect(await orphans()).toEqual([]);
+    });
+
+    it('refuses with 404 a redelivery of an event past RETENTION_DAYS, so that no redelivery keeps a week from being dropped', async () => {
+      // Its week ended more than RETENTION_DAYS ago: the next upkeep drops it.
+      const daysAgo = RETENTION_DAYS + 8;
+      const week = await weekOf(daysAgo, 'make');
+      const { subscription, delivery } = await deliveredDaysAgo('/past-retention', daysAgo);
+      const before = await storedDeliveries();
+
+      const answer = await redeliver(subscription.id, delivery);
+      expect(answer.status).toBe(404);
+      expect(answer.body.message).toBe(
+        `Delivery ${delivery} of webhook subscription ${subscription.id} not found; retention deletes a delivery with its event once the event is past RETENTION_DAYS`,
+      );
+      expect(await storedDeliveries()).toEqual(before);
+      expect((await worker.get(PartitionsRepository).upkeep(RETENTION_DAYS)).dropped).toEqual(expect.arrayContaining([week.deliveries, week.events]));
+      expect(receiver.callsTo('/past-retention')).toHaveLength(0);
     });
   });
 });

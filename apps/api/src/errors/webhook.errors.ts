@@ -27,7 +27,7 @@ export class TooManySubscriptionsError extends PunctualDomainError {
   }
 }
 
-/** The delivery id names no delivery of that subscription: none ever did, or retention deleted it. → 404 */
+/** The delivery id names no delivery of that subscription: none ever did, or its event is past retention (deleted, or about to be). → 404 */
 export class DeliveryNotFoundError extends PunctualDomainError {
   readonly code = ErrorCode.DeliveryNotFound;
 

@@ -116,10 +116,11 @@ export class WebhooksService implements OnApplicationBootstrap {
   /** Sends a FAILED or DELIVERED delivery of this subscription again: the same event, so the same `webhook-id`. */
   async redeliver(id: string, scope: TenantScope, deliveryId: string): Promise<DeliveryRecord> {
     await this.get(id, scope);
-    const redelivered = await this.webhooks.redeliver(id, deliveryId);
+    const { retentionDays } = this.config.scheduling;
+    const redelivered = await this.webhooks.redeliver(id, deliveryId, retentionDays);
     if (redelivered) return redelivered;
-    // The update found it neither FAILED nor DELIVERED, so it was pending then, whatever it is by now.
-    if (await this.webhooks.hasDelivery(id, deliveryId)) throw new DeliveryPendingError(deliveryId);
+    // Not made pending: it was pending then, whatever it is by now (409), or its event is past retention, as good as deleted (404).
+    if (await this.webhooks.hasDelivery(id, deliveryId, retentionDays)) throw new DeliveryPendingError(deliveryId);
     throw new DeliveryNotFoundError(id, deliveryId);
   }
 }

@@ -30,6 +30,8 @@ export interface DeliveryRecord {
   deliveredAt: Date | null;
 }
 
+/** A condition on the delivery `d`: its event is not yet past retention (`$3` days), after which retention may delete it at any time. */
+const WITHIN_RETENTION = `d.event_created_at >= now() - make_interval(days => $3)`;
 const SUBSCRIPTION = `id, tenant_id AS "tenantId", url, events, action_types AS "actionTypes", description, secret_ciphertext AS "secretCiphertext", created_at AS "createdAt"`;
 const DELIVERY = `d.id, e.type, e.action_id AS "actionId", d.status, d.attempts, d.last_status_code AS "lastStatusCode",
   d.last_error AS "lastError", d.created_at AS "createdAt", d.delivered_at AS "deliveredAt"`;
@@ -113,32 +115,33 @@ export class WebhooksRepository {
    * The event is share-locked first, so retention never purges it under a delivery made pending:
    * a purge of rows skips a locked event, and this waits for one under way and then finds nothing;
    * the drop of a week waits for this statement, or this for the drop (RetentionRepository,
-   * PartitionsRepository).
+   * PartitionsRepository). An event past `retentionDays` is as good as deleted and is never made
+   * pending again: else redelivering one delivery whenever it ended would keep its week for ever.
    */
-  async redeliver(subscriptionId: string, deliveryId: string): Promise<DeliveryRecord | null> {
+  async redeliver(subscriptionId: string, deliveryId: string, retentionDays: number): Promise<DeliveryRecord | null> {
     // For UPDATE … RETURNING, TypeORM's Postgres driver answers [returned rows, affected row count].
     const [rows]: [DeliveryRecord[], number] = await this.dataSource.query(
       `WITH event AS (
          SELECT e.id, e.created_at, e.type, e.action_id
          FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id AND e.created_at = d.event_created_at
-         WHERE d.id = $2 AND d.subscription_id = $1 FOR SHARE OF e
+         WHERE d.id = $2 AND d.subscription_id = $1 AND ${WITHIN_RETENTION} FOR SHARE OF e
        )
        UPDATE webhook_deliveries d SET status = 'PENDING', next_attempt_at = now(), queued_at = NULL, delivered_at = NULL,
          attempts_before_redelivery = d.attempts
        FROM event e
        WHERE e.id = d.event_id AND e.created_at = d.event_created_at AND d.id = $2 AND d.subscription_id = $1 AND d.status IN ('FAILED', 'DELIVERED')
        RETURNING ${DELIVERY}`,
-      [subscriptionId, deliveryId],
+      [subscriptionId, deliveryId, retentionDays],
     );
     return rows[0] ?? null;
   }
 
-  /** Whether the subscription has this delivery, whatever its status. */
-  async hasDelivery(subscriptionId: string, deliveryId: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(`SELECT 1 FROM webhook_deliveries WHERE id = $2 AND subscription_id = $1`, [
-      subscriptionId,
-      deliveryId,
-    ]);
+  /** Whether the subscription has this delivery, pending or of an event not yet past `retentionDays`: one it may still send. */
+  async hasDelivery(subscriptionId: string, deliveryId: string, retentionDays: number): Promise<boolean> {
+    const rows: unknown[] = await this.dataSource.query(
+      `SELECT 1 FROM webhook_deliveries d WHERE d.id = $2 AND d.subscription_id = $1 AND (d.status = 'PENDING' OR ${WITHIN_RETENTION})`,
+      [subscriptionId, deliveryId, retentionDays],
+    );
     return rows.length > 0;
   }
 
