@@ -1,3 +1,4 @@
+import { waitUntil } from '@app/testing';
 import { BaselineWorkers } from '../baselines/baseline-process';
 import { BULLMQ_PG_SETTINGS, produceBullmqPgJobs, resetBullmqPg } from '../baselines/bullmq-postgres';
 import { completedGraphileJobs, GRAPHILE_SETTINGS, produceGraphileJobs, resetGraphile } from '../baselines/graphile-worker';
@@ -132,13 +133,24 @@ function baseline(stores: Stores, { name, script, produce, purge, settings, data
       const workers = await BaselineWorkers.start(script, count, { ...BENCH_ENV, ...env });
       // Those completed before `forget`, the warm-up.
       let forgotten = 0;
+      const finished = async () => (completedInStore ? (await completedInStore(stores.db)) - forgotten : workers.completed);
+      // A worker reports a job's lag up to 50 ms after it started it: its store may show it done first.
+      const lagOfEachFinished = async () => {
+        const done = await finished();
+        await waitUntil(`${name}: the lag of every job done`, () => workers.lags.length >= done, 10_000, 10);
+        return done;
+      };
       return {
         schedule: produce,
-        finished: async () => (completedInStore ? (await completedInStore(stores.db)) - forgotten : workers.completed),
-        lags: async () => workers.lags,
+        finished,
+        async lags() {
+          await lagOfEachFinished();
+          return workers.lags;
+        },
         async forget() {
+          const done = await lagOfEachFinished();
           workers.forget();
-          if (completedInStore) forgotten = await completedInStore(stores.db);
+          forgotten += done;
         },
         stop: () => workers.stop(),
         processes: async () => ({ workers: workers.pids, api: [], ...(await stores.serverProcesses(databases, usesRedis)) }),
