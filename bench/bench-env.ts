@@ -11,7 +11,7 @@ export const BENCH_ENV = {
   API_KEYS: 'bench:bench-secret-0123456789,bench-other:bench-other-secret-0123:bench-other',
   ADMIN_PASSWORD: 'bench-admin-password',
   NODE_ENV: 'production',
-  // Jobs in flight per worker process, the same for every system (pg-boss: its fetch batch size).
+  // Jobs in flight per worker process, the same for every system (pg-boss: its fetch loops × their batch size; Graphile Worker: its concurrentJobs and local queue).
   WORKER_CONCURRENCY: '500',
   PROMOTE_INTERVAL_MS: '1000',
   // The ingest workload stores far-future HTTP_REQUESTs to a local port that is never called.

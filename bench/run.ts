@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --quick] [--only <workloads>]`: Punctual's figures beside raw BullMQ's,
- * pg-boss's and BullMQ on Postgres's, measured in one run on this machine's Postgres and Redis.
+ * pg-boss's, Graphile Worker's and BullMQ on Postgres's, measured in one run on this machine's Postgres and Redis.
  * Prints one JSON line per measurement and a table of figures and targets; writes
  * bench/results/latest.json. Asserts nothing.
  * `--against <git-ref>` measures this tree beside that commit instead (compare/against.ts).
@@ -27,7 +27,7 @@ import { calendarChange, CalendarChangeFigures } from './workloads/holiday-calen
 import { ObservabilityFigures, observabilityCost } from './workloads/observability';
 import { CpuPerAction } from './proc-cpu';
 import { CpuPerJob, firingPrecision, LagFigures, throughput } from './workloads/scheduling';
-import { bullmqOnPostgres, createNoopActions, pgBoss, punctual, punctualServerProcesses, rawBullmq, System } from './workloads/systems';
+import { bullmqOnPostgres, createNoopActions, graphileWorker, pgBoss, punctual, punctualServerProcesses, rawBullmq, System } from './workloads/systems';
 import { UnsignedFigures, unsignedCost } from './workloads/unsigned';
 import { WebhookFigures, webhookThroughput } from './workloads/webhooks';
 
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
   // Pub/sub channels span every database of a Redis server: an API serving RPC would also answer other runs' and test suites' requests.
   // Named, not left unset: the benchmark's two tenants would keep the API from serving its own Redis by default.
   const { api, client } = await startApi(port, { RPC_TRANSPORT_URL: options.only.includes('rpcIngest') ? BENCH_ENV.REDIS_URL : 'off' });
-  const systems = [punctual(client, stores, { apiPid: api.pid }), rawBullmq(stores), pgBoss(stores), bullmqOnPostgres(stores)];
+  const systems = [punctual(client, stores, { apiPid: api.pid }), rawBullmq(stores), pgBoss(stores), graphileWorker(stores), bullmqOnPostgres(stores)];
   const rpc = PunctualClient.overRpc({ transport: BENCH_ENV.REDIS_URL, ...BENCH_KEY });
   try {
     for (const workload of options.only) await RUN[workload]({ api, port, client, stores, systems, rpc });
@@ -341,8 +341,8 @@ function printTable(): void {
   for (const row of rows) process.stdout.write(`| ${row.join(' | ')} |\n`);
 }
 
-/** The baselines of the throughput rows; pg-boss's ratio is printed but has no target. */
-const THROUGHPUT_BASELINES = ['raw BullMQ', 'pg-boss', 'BullMQ on Postgres'] as const;
+/** The baselines of the throughput rows; pg-boss's and Graphile Worker's ratios are printed but have no target. */
+const THROUGHPUT_BASELINES = ['raw BullMQ', 'pg-boss', 'Graphile Worker', 'BullMQ on Postgres'] as const;
 
 function throughputRows(): Row[] {
   const rows: Row[] = [];
@@ -378,6 +378,9 @@ function throughputRows(): Row[] {
   return rows;
 }
 
+/** The baselines without Redis, measured once in the firing workload. */
+const POSTGRES_ONLY = ['pg-boss', 'Graphile Worker', 'BullMQ on Postgres'] as const;
+
 function firingRows(): Row[] {
   const lag = (system: string, duePerSec: number, redisHz: number | null) => find<LagFigures>('firing', { system, duePerSec, redisHz });
   const hzValues = [...new Set(results.measurements.filter((m) => m.workload === 'firing' && m.redisHz !== null).map((m) => m.redisHz as number))];
@@ -385,9 +388,10 @@ function firingRows(): Row[] {
     hzValues.map((hz): Row => {
       const [punctual, raw] = [lag('Punctual', perSec, hz), lag('raw BullMQ', perSec, hz)];
       const ratio = punctual && raw ? ` → ${(punctual.p99Ms / raw.p99Ms).toFixed(2)} ×` : '';
+      const postgresOnly = POSTGRES_ONLY.map((name) => `${name} ${lagText(lag(name, perSec, null))}`);
       return [
         `firing lag p99 at ${perSec} due/s, Redis hz ${hz}`,
-        `${lagText(punctual)}; raw BullMQ ${lagText(raw)}${ratio}; pg-boss ${lagText(lag('pg-boss', perSec, null))}; BullMQ on Postgres ${lagText(lag('BullMQ on Postgres', perSec, null))}`,
+        `${lagText(punctual)}; raw BullMQ ${lagText(raw)}${ratio}; ${postgresOnly.join('; ')}`,
         "≤ 1.5 × raw BullMQ's at the same due rate and hz, none early",
       ];
     }),

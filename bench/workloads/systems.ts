@@ -1,6 +1,8 @@
+import { waitUntil } from '@app/testing';
 import { BaselineWorkers } from '../baselines/baseline-process';
 import { BULLMQ_PG_SETTINGS, produceBullmqPgJobs, resetBullmqPg } from '../baselines/bullmq-postgres';
-import { PG_BOSS_SETTINGS, producePgBossJobs, resetPgBoss } from '../baselines/pg-boss';
+import { completedGraphileJobs, GRAPHILE_SETTINGS, produceGraphileJobs, resetGraphile } from '../baselines/graphile-worker';
+import { completedPgBossJobs, PG_BOSS_SETTINGS, producePgBossJobs, resetPgBoss } from '../baselines/pg-boss';
 import { obliterateRawJobs, produceRawJobs } from '../baselines/raw-bullmq';
 import { BENCH_NOOP } from '../apps/noop-action-type';
 import { BenchClient } from '../bench-client';
@@ -113,9 +115,15 @@ interface Baseline {
   usesRedis: boolean;
   /** Added to its worker processes' environment. */
   env?: Record<string, string>;
+  /**
+   * How many jobs its store has recorded done, read through the benchmark's connection to its
+   * database, for a library whose workers do not learn when their completions commit; otherwise
+   * its workers count them.
+   */
+  completedInStore?: (db: Stores['db']) => Promise<number>;
 }
 
-function baseline(stores: Stores, { name, script, produce, purge, settings, databases, usesRedis, env }: Baseline): System {
+function baseline(stores: Stores, { name, script, produce, purge, settings, databases, usesRedis, env, completedInStore }: Baseline): System {
   return {
     name,
     usesRedis,
@@ -123,11 +131,27 @@ function baseline(stores: Stores, { name, script, produce, purge, settings, data
     async start(count) {
       await purge();
       const workers = await BaselineWorkers.start(script, count, { ...BENCH_ENV, ...env });
+      // Those completed before `forget`, the warm-up.
+      let forgotten = 0;
+      const finished = async () => (completedInStore ? (await completedInStore(stores.db)) - forgotten : workers.completed);
+      // A worker reports a job's lag up to 50 ms after it started it: its store may show it done first.
+      const lagOfEachFinished = async () => {
+        const done = await finished();
+        await waitUntil(`${name}: the lag of every job done`, () => workers.lags.length >= done, 10_000, 10);
+        return done;
+      };
       return {
         schedule: produce,
-        finished: async () => workers.completed,
-        lags: async () => workers.lags,
-        forget: async () => workers.forget(),
+        finished,
+        async lags() {
+          await lagOfEachFinished();
+          return workers.lags;
+        },
+        async forget() {
+          const done = await lagOfEachFinished();
+          workers.forget();
+          forgotten += done;
+        },
         stop: () => workers.stop(),
         processes: async () => ({ workers: workers.pids, api: [], ...(await stores.serverProcesses(databases, usesRedis)) }),
       };
@@ -157,6 +181,20 @@ export const pgBoss = (stores: Stores): System =>
     settings: PG_BOSS_SETTINGS,
     databases: [databaseOf(BENCH_ENV.DATABASE_URL)],
     usesRedis: false,
+    completedInStore: completedPgBossJobs,
+  });
+
+/** Graphile Worker: a Postgres-only queue, in a schema of the benchmark's database. */
+export const graphileWorker = (stores: Stores): System =>
+  baseline(stores, {
+    name: 'Graphile Worker',
+    script: 'graphile-worker.ts',
+    produce: (due) => produceGraphileJobs(BENCH_ENV.DATABASE_URL, due),
+    purge: () => resetGraphile(BENCH_ENV.DATABASE_URL),
+    settings: GRAPHILE_SETTINGS,
+    databases: [databaseOf(BENCH_ENV.DATABASE_URL)],
+    usesRedis: false,
+    completedInStore: completedGraphileJobs,
   });
 
 /** BullMQ 6 on Postgres, in a database of its own. */
