@@ -231,9 +231,10 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
     expect(page.map((e: { note: string }) => e.note).slice(1)).toEqual(times.map((time) => time.toISOString()));
     const listed = (await api.client.get(`/webhooks/${subscription}/deliveries`)).body;
     expect(listed.items.map((d: { id: string }) => d.id)).toEqual([...deliveries].reverse());
-    const redelivered = await api.client.post(`/webhooks/${subscription}/deliveries/${deliveries[0]}/redeliver`);
+    // The 9-day-old one: an older week, still within RETENTION_DAYS (an event past it is gone for a redelivery).
+    const redelivered = await api.client.post(`/webhooks/${subscription}/deliveries/${deliveries[1]}/redeliver`);
     expect(redelivered.status).toBe(202);
-    expect(redelivered.body).toMatchObject({ id: deliveries[0], status: 'PENDING', type: 'webhook.test' });
+    expect(redelivered.body).toMatchObject({ id: deliveries[1], status: 'PENDING', type: 'webhook.test' });
   });
 });
 
