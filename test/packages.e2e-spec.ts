@@ -90,7 +90,7 @@ describe('The packed packages, installed in projects outside the repository (con
       project,
       {
         dependencies: { '@punctual/client': '0.1.0', '@punctual/contract': '0.1.0' },
-        devDependencies: { typescript: await rootVersionOf('typescript'), '@types/node': await rootVersionOf('@types/node') },
+        devDependencies: { typescript: await rootVersionOf('typescript7'), '@types/node': await rootVersionOf('@types/node') },
       },
       tarballs,
     );
