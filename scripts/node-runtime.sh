@@ -6,11 +6,13 @@
 #   . scripts/node-runtime.sh [--line 22]              in this shell (CI, `npm run dev`, once in yours)
 #   bash scripts/node-runtime.sh [--line 22] CMD ...  runs CMD with it (`npm test`, `npm run bench`, ...)
 # Without --line: Node 26 or later (the machine's node when it is that new). With --line 22: exactly that
-# line, the oldest the published packages support and are tested on.
+# line, the oldest the published packages support and are tested on. `--line 20` is only for the benchmark's
+# `--against` of commits from before the move to Node 26, which run on the line they declared.
 
 # Exact builds, so every machine runs what CI ran.
 PUNCTUAL_NODE_26=26.12.1
 PUNCTUAL_NODE_22=22.23.3
+PUNCTUAL_NODE_20=20.20.2
 
 punctual_node_runtime() {
   local line=26 exact=
@@ -21,7 +23,7 @@ punctual_node_runtime() {
   local pinned_variable="PUNCTUAL_NODE_$line"
   local version=${!pinned_variable:-}
   if [ -z "$version" ]; then
-    echo "scripts/node-runtime.sh pins no Node $line build (pinned lines: 26, 22)." >&2
+    echo "scripts/node-runtime.sh pins no Node $line build (pinned lines: 26, 22, 20)." >&2
     return 1
   fi
 

@@ -17,6 +17,7 @@ import { benchSizes } from '../sizes';
 import { dropBenchStores } from './fresh-stores';
 import { compareFigures, Measurement, printComparison } from './summary';
 import { DriverTask, taskFor } from './tasks';
+import { declaredNodeLine, nodeCommandFor } from './tree-runtime';
 import { git, temporaryWorktree, THIS_ROOT } from './worktree';
 
 const DRIVER = join(__dirname, 'driver.ts');
@@ -27,11 +28,14 @@ let driver: ChildProcess | undefined;
 
 /** Runs the driver with `root` as its tree (its ts-node, its tsconfig paths, its bench/) and returns its JSON line. */
 function runDriver(root: string, task: DriverTask): Promise<Record<string, unknown>> {
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', DRIVER, JSON.stringify(task)], {
+  const node = nodeCommandFor(root);
+  const args = [...node.prefix, '-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', DRIVER, JSON.stringify(task)];
+  const child = spawn(node.command, args, {
     cwd: root,
     // The same stores for both trees, whatever each tree's bench-env.ts defaults to.
     env: {
       ...process.env,
+      ...node.env,
       TS_NODE_PROJECT: join(root, 'tsconfig.json'),
       BENCH_DATABASE_URL: BENCH_ENV.DATABASE_URL,
       BENCH_REDIS_URL: BENCH_ENV.REDIS_URL,
@@ -96,7 +100,8 @@ export async function compareAgainst(ref: string, options: BenchOptions): Promis
   const head = git(['rev-parse', '--short', 'HEAD']);
   const sizes = options.quick ? ', --quick sizes (a smoke run)' : '';
   const measuredTree = measured === undefined ? `this tree (the working tree at HEAD ${head})` : thisLabel;
-  const heading = `${MACHINE.cpus} × ${MACHINE.model}, Node ${MACHINE.node}; ${measuredTree} vs ${otherLabel}, ${options.rounds} interleaved round(s)${sizes}; median (each round)`;
+  const lines = trees.map((tree) => `${tree.label} on Node ${declaredNodeLine(tree.root)}`).join(', ');
+  const heading = `${MACHINE.cpus} × ${MACHINE.model} (${lines}); ${measuredTree} vs ${otherLabel}, ${options.rounds} interleaved round(s)${sizes}; median (each round)`;
   printComparison(figures, thisLabel, otherLabel, heading);
   const results = {
     machine: MACHINE,

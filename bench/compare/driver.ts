@@ -58,7 +58,7 @@ async function main(): Promise<void> {
   // suite's messages on the same server with its own keys. A tree that knows no RPC ignores the setting.
   const { api, client } = await bench.startApi(API_PORT, { RPC_TRANSPORT_URL: 'off' });
   try {
-    process.stdout.write(`${JSON.stringify({ ...task, ...(await measure(bench, task, client, stores)) })}\n`);
+    process.stdout.write(`${JSON.stringify({ ...task, node: process.version, ...(await measure(bench, task, client, stores)) })}\n`);
   } finally {
     client.close();
     await api.stop();
