@@ -3,8 +3,13 @@ import { PunctualConfig } from '@app/config';
 import { bullmqTelemetry } from '@app/observability';
 import { queueConnection } from './queue-connection';
 
-/** Finished jobs stay briefly for the admin UI; Postgres keeps the real history. */
-const KEEP_FINISHED_JOBS = { removeOnComplete: { age: 3600, count: 1000 }, removeOnFail: { age: 24 * 3600, count: 5000 } };
+/**
+ * A completed job is removed as it completes: Postgres holds every outcome and the history, and
+ * keeping the last ones for the admin UI made each completion also add to and trim the completed
+ * set. Failed jobs (Postgres or Redis was unreachable; fulfillment failures never fail a job) are
+ * rare and stay a day for diagnosis.
+ */
+const FINISHED_JOBS = { removeOnComplete: true, removeOnFail: { age: 24 * 3600, count: 5000 } };
 
 /** What every queue of Punctual is made with: the registered ones (through BullModule's root) and those made on demand (ActionQueues). */
 export function queueDefaults(config: PunctualConfig): QueueOptions {
@@ -13,7 +18,7 @@ export function queueDefaults(config: PunctualConfig): QueueOptions {
     connection: queueConnection(config.redis, { enableOfflineQueue: false }),
     // Fulfillment failures never reach BullMQ (they are recorded in Postgres); a job fails only
     // when Postgres or Redis is unreachable, and is tried again as the outage passes.
-    defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...KEEP_FINISHED_JOBS },
+    defaultJobOptions: { attempts: 6, backoff: { type: 'exponential', delay: 500 }, ...FINISHED_JOBS },
     telemetry: bullmqTelemetry(),
   };
 }
