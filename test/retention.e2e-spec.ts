@@ -42,6 +42,24 @@ describe('Retention purge', () => {
     expect(await api.db.query(`SELECT 1 FROM idempotency_keys`)).toHaveLength(0);
   });
 
+  it("forgets a worker's declaration a day after it stopped living, and keeps the recent ones", async () => {
+    const declare = (id: string, liveUntil: string) =>
+      api.db.query(
+        `INSERT INTO workers (id, host, pid, knows, serves, concurrency, live_until) VALUES ($1, 'old-host', 1, '{}', '{}', 1, now() - $2::interval)`,
+        [id, liveUntil],
+      );
+    const [stale, recent] = ['00000000-0000-4000-8000-00000000dead', '00000000-0000-4000-8000-0000000000ce'];
+    await declare(stale, '25 hours');
+    await declare(recent, '23 hours');
+
+    const purged = await worker.get(RetentionLoop).purge();
+    expect(purged.workers).toBe(1);
+    const left = (await api.db.query(`SELECT id FROM workers WHERE id = ANY($1)`, [[stale, recent]])).map((r: { id: string }) => r.id);
+    expect(left).toEqual([recent]);
+    // The running worker's own declaration is live, and stays.
+    expect((await api.db.query(`SELECT 1 FROM workers WHERE live_until > now()`)).length).toBeGreaterThan(0);
+  });
+
   it('deletes replay-protection nonces past their expiry and keeps the live ones', async () => {
     await api.db.query(`TRUNCATE accepted_nonces`);
     for (let i = 0; i < 5; i += 1) expect((await api.client.get('/actions?limit=1')).status).toBe(200);

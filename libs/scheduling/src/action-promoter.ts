@@ -9,11 +9,6 @@ import { ActionQueues } from './action-queues';
 const BATCH_SIZE = 1000;
 /** Bounds one tick's transaction; a larger backlog continues on the next tick. */
 const MAX_BATCHES_PER_TICK = 50;
-/**
- * How long a stopped or dead worker's declaration is kept at least. Past UNKNOWN_TYPE_GRACE_MS it
- * changes nothing this process decides; the floor keeps it for workers configured with a longer grace.
- */
-const KEEP_STOPPED_WORKERS_MS = 24 * 3600_000;
 
 export interface PromotionReport {
   promoted: number;
@@ -71,7 +66,6 @@ export class ActionPromoter {
     const redisWasReset = await this.queues.markersWereMissing();
     if (redisWasReset) await this.schedule.resetWatermark(manager);
     const promoted = await this.promote(manager);
-    await this.workers.prune(manager, Math.max(2 * unknownTypeGraceMs, KEEP_STOPPED_WORKERS_MS));
     const unknown = await this.schedule.dueOfUnknownType(manager, unknownTypeGraceMs, BATCH_SIZE);
     const overdue = await this.schedule.overdue(manager, served, overdueGraceMs, BATCH_SIZE, this.sweptUntil);
     return { promoted, unknown, overdue, redisWasReset };

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { LeaderTask, PartitionsRepository, PartitionUpkeep, RetentionRepository } from '@app/database';
+import { LeaderTask, PartitionsRepository, PartitionUpkeep, RetentionRepository, WorkersRepository } from '@app/database';
 
 const BATCH_SIZE = 1000;
 /**
@@ -12,6 +12,11 @@ const NONCE_BATCH_SIZE = 10_000;
 /** Bounds one run; a larger backlog continues on the next run. */
 const MAX_BATCHES_PER_RUN = 20;
 export const RETENTION_INTERVAL_MS = 60_000;
+/**
+ * How long a stopped or dead worker's declaration is kept at least. Past UNKNOWN_TYPE_GRACE_MS it
+ * changes nothing the promoter decides; the floor keeps it for workers configured with a longer grace.
+ */
+const KEEP_STOPPED_WORKERS_MS = 24 * 3600_000;
 
 /** What one run purged: rows deleted, and the weekly partitions made and dropped. */
 export interface Purged {
@@ -19,6 +24,8 @@ export interface Purged {
   history: number;
   webhookEvents: number;
   idempotencyKeys: number;
+  /** Declarations of workers stopped or dead for a day, or twice UNKNOWN_TYPE_GRACE_MS when longer. */
+  workers: number;
   partitions: PartitionUpkeep;
 }
 
@@ -26,7 +33,7 @@ export interface Purged {
  * Keeps the weekly partitions of the history and the webhook outbox (made ahead, dropped whole
  * RETENTION_DAYS after their week ended), deletes finished actions RETENTION_DAYS after they
  * finished, what outlived RETENTION_DAYS in the DEFAULT partitions, expired idempotency keys and
- * nonces, on the one worker holding the retention lock: a session-level lock, so that the same
+ * nonces, and the declarations of workers long stopped, on the one worker holding the retention lock: a session-level lock, so that the same
  * worker purges run after run.
  */
 @Injectable()
@@ -34,6 +41,7 @@ export class RetentionLoop extends LeaderTask<Client> {
   constructor(
     private readonly retention: RetentionRepository,
     private readonly partitions: PartitionsRepository,
+    private readonly workers: WorkersRepository,
     private readonly config: PunctualConfig,
   ) {
     super({ name: 'Retention purge', intervalMs: RETENTION_INTERVAL_MS }, retention.lock);
@@ -52,6 +60,7 @@ export class RetentionLoop extends LeaderTask<Client> {
     const webhookEvents = await this.drain(BATCH_SIZE, (size) => this.retention.purgeUnpartitionedWebhookEvents(days, size));
     const idempotencyKeys = await this.drain(BATCH_SIZE, (size) => this.retention.purgeExpiredIdempotencyKeys(size));
     await this.drain(NONCE_BATCH_SIZE, (size) => this.retention.purgeExpiredNonces(size));
+    const workers = await this.workers.prune(Math.max(2 * this.config.scheduling.unknownTypeGraceMs, KEEP_STOPPED_WORKERS_MS));
     if (actions + history + webhookEvents + idempotencyKeys > 0) {
       this.logger.log(
         `Purged ${actions} finished action(s), ${history} history entries and ${webhookEvents} webhook event(s) outside the weekly partitions, and ${idempotencyKeys} expired idempotency key(s)`,
@@ -62,7 +71,7 @@ export class RetentionLoop extends LeaderTask<Client> {
     }
     // Every run until it goes: not worth a line each minute.
     for (const { partition, reason } of partitions.kept) this.logger.debug(`Kept ${partition} past retention for now: ${reason}`);
-    return { actions, history, webhookEvents, idempotencyKeys, partitions };
+    return { actions, history, webhookEvents, idempotencyKeys, workers, partitions };
   }
 
   private async drain(batchSize: number, batch: (size: number) => Promise<number>): Promise<number> {

@@ -93,9 +93,13 @@ export class WorkersRepository {
   /**
    * Forgets workers not live for `keepMs`. Once the last worker that knew a type stopped living
    * UNKNOWN_TYPE_GRACE_MS ago, its row no longer changes what the promoter decides, so `keepMs`
-   * only needs to exceed the grace.
+   * only needs to exceed the grace. Returns how many were forgotten.
    */
-  async prune(manager: EntityManager, keepMs: number): Promise<void> {
-    await manager.query(`DELETE FROM workers WHERE live_until < now() - $1 * interval '1 millisecond'`, [keepMs]);
+  async prune(keepMs: number): Promise<number> {
+    // For UPDATE and DELETE, TypeORM's Postgres driver answers [returned rows, affected row count].
+    const [, deleted]: [unknown[], number] = await this.dataSource.query(`DELETE FROM workers WHERE live_until < now() - $1 * interval '1 millisecond'`, [
+      keepMs,
+    ]);
+    return deleted;
   }
 }
