@@ -18,8 +18,10 @@ export const WORKLOADS = [
 ] as const;
 export type Workload = (typeof WORKLOADS)[number];
 
-/** The workloads `--against` can measure: every commit's bench/ since 8ab4c93 has them. */
-export const COMPARABLE = ['ingest', 'firing', 'throughput'] as const satisfies readonly Workload[];
+/** The workloads `--against` measures unless `--only` picks: every commit's bench/ since 8ab4c93 has them. */
+const COMPARED_BY_DEFAULT = ['ingest', 'firing', 'throughput'] as const satisfies readonly Workload[];
+/** The workloads `--against` can measure: those, and `fairness`, which bench/ has since abfff5e. */
+export const COMPARABLE = [...COMPARED_BY_DEFAULT, 'fairness'] as const satisfies readonly Workload[];
 export type ComparableWorkload = (typeof COMPARABLE)[number];
 
 export const isComparable = (workload: Workload): workload is ComparableWorkload => (COMPARABLE as readonly Workload[]).includes(workload);
@@ -57,7 +59,8 @@ function parseOptions(argv: string[]): BenchOptions {
   const allowed: readonly string[] = options.against === undefined ? WORKLOADS : COMPARABLE;
   const unknown = (only ?? []).filter((name) => !allowed.includes(name));
   if (unknown.length > 0) throw new Error(`--only: ${unknown.join(', ')} not among ${allowed.join(', ')}`);
-  options.only = WORKLOADS.filter((name) => (only ?? allowed).includes(name));
+  const byDefault: readonly string[] = options.against === undefined ? WORKLOADS : COMPARED_BY_DEFAULT;
+  options.only = WORKLOADS.filter((name) => (only ?? byDefault).includes(name));
   return options;
 }
 

@@ -5,7 +5,8 @@
  *
  * It imports nothing of this tree but types, and calls only what every tree's bench/ has had since
  * 8ab4c93, as 8ab4c93 declares it; later trees added optional parameters only (settings for
- * `startApi`, options for `punctual`).
+ * `startApi`, options for `punctual`). `fairness` is there since abfff5e, and asked of a tree only
+ * when measured.
  */
 import { join } from 'node:path';
 import type { DriverTask } from './tasks';
@@ -28,16 +29,29 @@ interface TreeBench {
   throughput(system: System, workers: number, count: number): Promise<object>;
   firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<object>;
   ingest(client: Client, singles: number, batches: number): Promise<object>;
+  fairness?(client: Client, port: number, stores: Stores, sizes: object): Promise<FairnessFigures>;
 }
 
-async function loadTreeBench(root: string): Promise<TreeBench> {
-  const modules = await Promise.all(
-    ['harness', 'workloads/systems', 'workloads/scheduling', 'workloads/ingest'].map((path) => import(join(root, 'bench', path)) as Promise<object>),
-  );
+/** The part of a fairness run's figures compared. */
+interface FairnessFigures {
+  otherLag: { p99Ms: number };
+  burstDrainMs: number;
+  burstAloneDrainMs: number;
+}
+
+async function loadTreeBench(root: string, task: DriverTask): Promise<TreeBench> {
+  const paths = [
+    'harness',
+    'workloads/systems',
+    'workloads/scheduling',
+    'workloads/ingest',
+    ...(task.workload === 'fairness' ? ['workloads/fairness'] : []),
+  ];
+  const modules = await Promise.all(paths.map((path) => import(join(root, 'bench', path)) as Promise<object>));
   return Object.assign({}, ...modules) as TreeBench;
 }
 
-function measure(bench: TreeBench, task: DriverTask, client: Client, stores: Stores): Promise<object> {
+async function measure(bench: TreeBench, task: DriverTask, client: Client, stores: Stores): Promise<object> {
   switch (task.workload) {
     case 'throughput':
       return bench.throughput(bench.punctual(client, stores), task.workers, task.jobs);
@@ -45,6 +59,16 @@ function measure(bench: TreeBench, task: DriverTask, client: Client, stores: Sto
       return bench.ingest(client, task.singles, task.batches);
     case 'firing':
       return bench.firingPrecision(bench.punctual(client, stores), task.workers, task.count, (1000 * task.count) / task.perSec);
+    case 'fairness': {
+      if (!bench.fairness) throw new Error(`${process.cwd()} has no fairness workload (bench/ has it since abfff5e)`);
+      const f = await bench.fairness(client, API_PORT, stores, { burst: task.burst, other: task.other, workers: task.workers, rounds: task.rounds });
+      return {
+        otherP99Ms: f.otherLag.p99Ms,
+        drainRatio: Math.round((100 * f.burstDrainMs) / f.burstAloneDrainMs) / 100,
+        burstDrainMs: f.burstDrainMs,
+        burstAloneDrainMs: f.burstAloneDrainMs,
+      };
+    }
   }
 }
 
@@ -52,7 +76,7 @@ async function main(): Promise<void> {
   // The tree's harness stops the apps it started when this process exits: a signal must exit rather than kill.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(1));
   const task = JSON.parse(process.argv[2]) as DriverTask;
-  const bench = await loadTreeBench(process.cwd());
+  const bench = await loadTreeBench(process.cwd(), task);
   const stores = await bench.Stores.open(); // migrates with this tree's migrations
   // Pub/sub channels span every database of a Redis server: an API serving RPC would answer a test
   // suite's messages on the same server with its own keys. A tree that knows no RPC ignores the setting.

@@ -5,9 +5,10 @@ import { BenchSizes } from '../sizes';
 export type DriverTask =
   | { workload: 'throughput'; jobs: number; workers: number }
   | { workload: 'ingest'; singles: number; batches: number }
-  | { workload: 'firing'; count: number; perSec: number; workers: number };
+  | { workload: 'firing'; count: number; perSec: number; workers: number }
+  | { workload: 'fairness'; burst: number; other: number; workers: number; rounds: number };
 
-/** The sizes bench/run.ts uses for the same figures: its one-worker throughput, its ingest, its firing at 500 due/s. */
+/** The sizes bench/run.ts uses for the same figures: its one-worker throughput, its ingest, its firing at 500 due/s, its fairness. */
 export function taskFor(workload: ComparableWorkload, sizes: BenchSizes): DriverTask {
   switch (workload) {
     case 'throughput':
@@ -16,6 +17,8 @@ export function taskFor(workload: ComparableWorkload, sizes: BenchSizes): Driver
       return { workload, singles: sizes.singles, batches: sizes.batches };
     case 'firing':
       return { workload, ...sizes.firing.find((f) => f.perSec === 500)!, workers: sizes.firingWorkers };
+    case 'fairness':
+      return { workload, ...sizes.fairness };
   }
 }
 
@@ -42,6 +45,11 @@ export function figuresOf(task: DriverTask): Figure[] {
         { label: `firing lag at ${task.perSec} due/s, ${task.workers} workers: p50 (ms)`, field: 'p50Ms' },
         { label: `firing lag at ${task.perSec} due/s, ${task.workers} workers: p99 (ms)`, field: 'p99Ms' },
         { label: `firing at ${task.perSec} due/s: jobs run early`, field: 'early' },
+      ];
+    case 'fairness':
+      return [
+        { label: `fairness: tenant B's firing lag beside A's ${task.burst.toLocaleString('en')}, ${task.workers} workers: p99 (ms)`, field: 'otherP99Ms' },
+        { label: "fairness: A's drain beside B ÷ alone", field: 'drainRatio' },
       ];
   }
 }
