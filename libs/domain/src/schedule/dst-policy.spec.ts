@@ -170,6 +170,12 @@ describe('DST policy corner cases', () => {
     // Only that time's other pass is left out: the next times of the repeated hour still run at the policy's pass.
     const halfHourly = cron('*/30 2 * * *', 'Europe/Berlin')({ gap: 'shift', overlap: 'last' });
     expect(until(halfHourly, at('2027-10-31T00:00:00Z'), at('2027-10-31T02:00:00Z'))).toEqual(['2027-10-31T00:00:00.000Z', '2027-10-31T01:30:00.000Z']);
+    // A misfire after such a run agrees: the other pass is no occurrence to catch up on, and the next is the day after.
+    const ranFirstPass = firstPass({ gap: 'shift', overlap: 'last' });
+    expect(latestOccurrenceNotAfter(ranFirstPass, at('2027-10-31T00:30:00Z'), at('2027-10-31T01:45:00Z')).toISOString()).toBe('2027-10-31T00:30:00.000Z');
+    expect(firstOccurrenceAfter(ranFirstPass, at('2027-10-31T00:30:00Z'), at('2027-10-31T01:45:00Z'))!.toISOString()).toBe('2027-11-01T01:30:00.000Z');
+    // With another occurrence between the two passes, the other pass is an occurrence again, as the walk has it.
+    expect(latestOccurrenceNotAfter(halfHourly, at('2027-10-31T00:00:00Z'), at('2027-10-31T01:45:00Z')).toISOString()).toBe('2027-10-31T01:30:00.000Z');
   });
 
   it('from an arbitrary instant inside the repeated hour, each pass runs as the policy says', () => {

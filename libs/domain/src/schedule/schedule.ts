@@ -63,13 +63,21 @@ export function firstCronTimeAtOrAfter(cron: string, timezone: string, from: Dat
 
 /**
  * The latest scheduled time at or before `now`, stepping on from `current` (which must not be
- * after `now`). Computed directly, so a long outage costs no walk over every missed step.
+ * after `now`). Computed directly, so a long outage costs no walk over every missed step. As in
+ * nextOccurrence, the other pass of `current`'s repeated local time is no occurrence right after it.
  */
 export function latestOccurrenceNotAfter(schedule: Schedule, current: Date, now: Date): Date {
   const fixed = fixedStep(schedule);
   if (fixed) return new Date(current.getTime() + Math.floor((now.getTime() - current.getTime()) / fixed) * fixed);
-  const latest = lastInstantUpTo(wallTimesOf(schedule), schedule.timezone, policyOf(schedule), now);
-  return latest && latest > current ? latest : current;
+  const policy = policyOf(schedule);
+  const latest = lastInstantUpTo(wallTimesOf(schedule), schedule.timezone, policy, now);
+  if (!latest || latest <= current) return current;
+  if (policy.overlap !== 'both' && showSameWallTime(current, latest, schedule.timezone)) {
+    // Another occurrence between them makes it one again (nextOccurrence looks one step back only).
+    const next = nextOccurrence(schedule, current);
+    if (!next || next > now) return current;
+  }
+  return latest;
 }
 
 /** The first scheduled time strictly after `now`, stepping on from `current`. */
