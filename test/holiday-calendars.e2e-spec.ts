@@ -205,7 +205,7 @@ describe('Calendars: named dates that the schedules naming them skip (contract Â
       calendar: 'closed-later',
       retryPolicy: { maxRetries: 3, backoff: { type: 'fixed', delayMs: 3_600_000 } },
     });
-    await waitUntil('the first attempt to fail', async () => (await readAction(stack, action.id)).retryCount === 1);
+    await waitUntil('the first attempt to fail', async () => (await readAction(stack, action.id)).retryCount === 1, 30_000);
     await http().put('/calendars/closed-later', { dates: [dayOf(executionTime)] });
     // The retry is made due now rather than in an hour: only its claim can tell whether the date is honoured.
     await stack.api.db.query(`UPDATE actions SET next_attempt_at = now() WHERE id = $1`, [action.id]);
