@@ -202,6 +202,8 @@ export const envSchema = z.object({
   RETENTION_DAYS: positiveInt.default(14),
   SCHEDULE_HORIZON_MS: positiveInt.default(600000),
   PROMOTE_INTERVAL_MS: positiveInt.default(1000),
+  // Of a tenant's jobs of one type due in one second, at most this many are released per second from its start (0: no pacing).
+  FAIR_RELEASE_PER_SEC: nonNegativeInt.default(10000),
   OVERDUE_GRACE_MS: positiveInt.default(10000),
   CLAIM_LEASE_MS: positiveInt.default(30000),
   // A due action ends NO_ACTION only after this long (ms) during which no live worker knew its type: a rolling deploy's window.

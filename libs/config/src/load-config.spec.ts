@@ -41,6 +41,7 @@ describe('loadConfig', () => {
       retentionDays: 14,
       horizonMs: 600000,
       promoteIntervalMs: 1000,
+      fairReleasePerSec: 10000,
       overdueGraceMs: 10000,
       claimLeaseMs: 30000,
       unknownTypeGraceMs: 600000,

@@ -63,6 +63,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       retentionDays: env.RETENTION_DAYS,
       horizonMs: env.SCHEDULE_HORIZON_MS,
       promoteIntervalMs: env.PROMOTE_INTERVAL_MS,
+      fairReleasePerSec: env.FAIR_RELEASE_PER_SEC,
       overdueGraceMs: env.OVERDUE_GRACE_MS,
       claimLeaseMs: env.CLAIM_LEASE_MS,
       unknownTypeGraceMs: env.UNKNOWN_TYPE_GRACE_MS,

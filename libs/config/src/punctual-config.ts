@@ -72,6 +72,11 @@ export abstract class PunctualConfig {
     readonly horizonMs: number;
     /** How often a worker moves actions entering the horizon into the queues. */
     readonly promoteIntervalMs: number;
+    /**
+     * The pace at which a tenant's jobs of one type, due in one second, become runnable in Redis:
+     * the n-th no sooner than n ÷ this after the second began (fair-share.ts). 0: no pacing.
+     */
+    readonly fairReleasePerSec: number;
     /** A PENDING action this late without running has probably lost its job and is queued again. */
     readonly overdueGraceMs: number;
     /**

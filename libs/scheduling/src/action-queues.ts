@@ -5,7 +5,7 @@ import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { GroupCommit, QueueableAction } from '@app/database';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
-import { fairPriorities } from './fair-share';
+import { fairShares } from './fair-share';
 import { queueClient } from './queue-client';
 import { queueDefaults } from './queue-defaults';
 
@@ -79,7 +79,7 @@ export class ActionQueues implements OnApplicationShutdown {
     }
   }
 
-  /** Adds one delayed job per action, grouped by type, each with its fair share's priority (fair-share.ts). Throws when Redis refuses. */
+  /** Adds one delayed job per action, grouped by type, each with its fair share's priority and release time (fair-share.ts). Throws when Redis refuses. */
   async add(actions: readonly QueueableAction[]): Promise<void> {
     const now = this.clock.now().getTime();
     const byType = new Map<string, QueueableAction[]>();
@@ -87,7 +87,7 @@ export class ActionQueues implements OnApplicationShutdown {
     await Promise.all(
       [...byType].map(async ([type, group]) => {
         const queue = this.queueFor(type);
-        const priorities = await fairPriorities(queue, group, now);
+        const shares = await fairShares(queue, group, now, this.config.scheduling.fairReleasePerSec);
         await queue.addBulk(
           group.map((action, index) => ({
             name: type,
@@ -97,8 +97,8 @@ export class ActionQueues implements OnApplicationShutdown {
             opts: {
               jobId: jobIdFor(action),
               timestamp: now,
-              delay: Math.max(0, action.nextAttemptAt.getTime() - now),
-              priority: priorities[index],
+              delay: Math.max(0, shares[index].releaseAt - now),
+              priority: shares[index].priority,
             },
           })),
         );
