@@ -13,7 +13,7 @@ import {
   idempotencyKeyOf,
   transition,
 } from '@app/domain';
-import { FulfillmentContext, PermanentFulfillmentError } from '@punctual/sdk';
+import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
@@ -91,7 +91,14 @@ export class ActionProcessor {
         event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null, catchUp: this.config.scheduling.catchUp };
       } catch (error) {
         const message = failureMessage(error, lease.signal);
-        event = { type: 'failed', now: this.clock.now(), error: message, permanent: error instanceof PermanentFulfillmentError, retryPolicy: policy };
+        event = {
+          type: 'failed',
+          now: this.clock.now(),
+          error: message,
+          permanent: error instanceof PermanentFulfillmentError,
+          retryPolicy: policy,
+          ...(error instanceof RetryLaterError && { retryAfterMs: error.delayMs }),
+        };
         this.logFor(action).warn(`${action.action} ${idempotencyKeyOf(action)} attempt ${attemptNumber(action)} failed: ${message}`);
       }
       const recorded = await this.record(action, event, event.type === 'succeeded' ? 'succeeded' : 'failed', lease.signal);
