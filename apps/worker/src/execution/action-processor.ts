@@ -17,6 +17,7 @@ import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError } from '
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
+import { AttemptSigner } from './attempt-signer';
 import { failureMessage } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
 import { NotDueYetError } from './not-due-yet.error';
@@ -39,6 +40,7 @@ export class ActionProcessor {
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,
     private readonly attempts: RunningAttempts,
+    private readonly signer: AttemptSigner,
   ) {}
 
   /**
@@ -181,6 +183,7 @@ export class ActionProcessor {
       tenantId: action.tenantId,
       signingKeyId: action.dataKeyId,
       signal,
+      sign: (body) => this.signer.sign({ tenantId: action.tenantId, signingKeyId: action.dataKeyId, idempotencyKey }, body),
       metadata: action.metadata,
       logger: this.logFor(action, `${action.action} ${idempotencyKey}`),
     };
