@@ -1,0 +1,61 @@
+import { INestApplicationContext } from '@nestjs/common';
+import { waitUntil } from '@app/testing';
+import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
+import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { RETRY_LATER, RetryLaterModule, TYPES_WITH_RETRY_LATER, attemptsStarted } from './support/retry-later-action-type';
+import { startWorker } from './support/worker-test-app';
+
+// A fulfillment that throws RetryLaterError(ms) has its next attempt due ms later, not after the
+// backoff (50–400 ms in the tests), within the retry policy's attempts.
+describe('RetryLaterError through the real worker', () => {
+  let api: ApiTestApp;
+  let worker: INestApplicationContext;
+
+  beforeAll(async () => {
+    api = await startCleanApiApp(TYPES_WITH_RETRY_LATER);
+    worker = await startWorker({ actionTypes: TYPES_WITH_RETRY_LATER, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, RetryLaterModule] });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await api?.close();
+  });
+
+  const reaches = (id: string, status: string) =>
+    waitUntil(`action ${id} to be ${status}`, async () => {
+      const action = (await api.client.get(`/actions/${id}`)).body;
+      return action.status === status ? action : null;
+    });
+
+  it('starts the second attempt no earlier than the delay asked for, and the history says so', async () => {
+    const created = await api.client.post('/actions', { action: RETRY_LATER.type, executionTime: Date.now(), data: { delayMs: 1500 } });
+    expect(created.status).toBe(201);
+    const done = await reaches(created.body.id, 'COMPLETED');
+    expect(done.retryCount).toBe(1);
+
+    const [first, second] = attemptsStarted.get(`${created.body.id}:1`)!;
+    expect(second - first).toBeGreaterThanOrEqual(1500);
+    const history = (await api.client.get(`/actions/${created.body.id}/history`)).body;
+    expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual([
+      [null, 'PENDING', 0],
+      ['PENDING', 'IN_PROGRESS', 1],
+      ['IN_PROGRESS', 'PENDING', 1],
+      ['PENDING', 'IN_PROGRESS', 2],
+      ['IN_PROGRESS', 'COMPLETED', 2],
+    ]);
+    expect(history[2].note).toBe('downstream is busy; retry asked in 1500 ms');
+    expect(Date.parse(history[3].at) - Date.parse(history[2].at)).toBeGreaterThanOrEqual(1500);
+  });
+
+  it('fails the action as usual when the retry policy has no attempt left', async () => {
+    const created = await api.client.post('/actions', {
+      action: RETRY_LATER.type,
+      executionTime: Date.now(),
+      data: { delayMs: 100 },
+      retryPolicy: { maxRetries: 0, backoff: { type: 'fixed', delayMs: 10 } },
+    });
+    expect(created.status).toBe(201);
+    const failed = await reaches(created.body.id, 'FAILED');
+    expect(failed).toMatchObject({ retryCount: 1, lastError: 'downstream is busy; retry asked in 100 ms' });
+    expect(attemptsStarted.get(`${created.body.id}:1`)).toHaveLength(1);
+  });
+});
