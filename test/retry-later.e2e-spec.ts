@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { waitUntil } from '@app/testing';
+import { HttpReceiver, waitUntil } from '@app/testing';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { RETRY_LATER, RetryLaterModule, TYPES_WITH_RETRY_LATER, attemptsStarted } from './support/retry-later-action-type';
@@ -10,14 +10,17 @@ import { startWorker } from './support/worker-test-app';
 describe('RetryLaterError through the real worker', () => {
   let api: ApiTestApp;
   let worker: INestApplicationContext;
+  const receiver = new HttpReceiver();
 
   beforeAll(async () => {
+    await receiver.start();
     api = await startCleanApiApp(TYPES_WITH_RETRY_LATER);
     worker = await startWorker({ actionTypes: TYPES_WITH_RETRY_LATER, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, RetryLaterModule] });
   });
   afterAll(async () => {
     await worker?.close();
     await api?.close();
+    await receiver.stop();
   });
 
   const reaches = (id: string, status: string) =>
@@ -57,5 +60,20 @@ describe('RetryLaterError through the real worker', () => {
     const failed = await reaches(created.body.id, 'FAILED');
     expect(failed).toMatchObject({ retryCount: 1, lastError: 'downstream is busy; retry asked in 100 ms' });
     expect(attemptsStarted.get(`${created.body.id}:1`)).toHaveLength(1);
+  });
+
+  it('retries an HTTP_REQUEST answered 429 with Retry-After after that many seconds', async () => {
+    receiver.failNext(1, 429, 'slow down', { 'retry-after': '1' });
+    const created = await api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: receiver.url('/busy') } });
+    expect(created.status).toBe(201);
+    expect((await reaches(created.body.id, 'COMPLETED')).retryCount).toBe(1);
+    const [first, second] = receiver.callsTo('/busy');
+    expect(second.at - first.at).toBeGreaterThanOrEqual(1000);
+    const history = (await api.client.get(`/actions/${created.body.id}/history`)).body;
+    expect(history[2]).toMatchObject({
+      to: 'PENDING',
+      attempt: 1,
+      note: expect.stringMatching(/^HTTP 429: slow down \(from 127\.0\.0\.1:\d+\); retry asked in 1000 ms$/),
+    });
   });
 });
