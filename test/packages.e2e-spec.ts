@@ -200,7 +200,7 @@ describe('The packed packages, installed in projects outside the repository (con
       // The first call is answered 429 with Retry-After: 2; the fulfillment asks to be retried then, not after the backoff (50–400 ms here).
       receiver.failNext(1, 429, 'slow down', { 'retry-after': '2' });
       const action = await punctual.create({ action: 'SIGNED_PING', executionTime: Date.now(), data: { url: receiver.url('/ping'), text: 'hello' } });
-      const done = await waitUntil(
+      await waitUntil(
         'the SIGNED_PING action to complete',
         async () => {
           const current = await punctual.get(action.id);
@@ -209,7 +209,6 @@ describe('The packed packages, installed in projects outside the repository (con
         30_000,
         100,
       );
-      expect(done.retryCount).toBe(1);
       const calls = receiver.callsTo('/ping');
       expect(calls).toHaveLength(2);
       expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(2000);
