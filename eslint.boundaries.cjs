@@ -31,7 +31,12 @@ const boundaries = [
     { regex: '^@(app|punctual)/', message: 'The domain is pure rules: it imports nothing of ours.' },
   ]),
   restrict(['libs/contract/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The contract', [])]),
-  restrict(['libs/sdk/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The SDK', ['@nestjs/common', 'reflect-metadata', '@punctual/contract'])]),
+  // Its peer dependencies alone: what needs the server's runtime (the outbound client) is `@punctual/server`'s.
+  restrict(['libs/sdk/**/*.ts'], [
+    INTO_APPS,
+    INTO_ANOTHER_LIB,
+    onlyImports('The SDK', ['@nestjs/common', 'class-validator', 'class-transformer', 'reflect-metadata']),
+  ]),
   restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs'])]),
   restrict(['apps/api/**/*.ts'], [{ regex: '(^|/)worker/', message: 'The API and the worker share code through libs, not through each other.' }]),
   restrict(['apps/worker/**/*.ts'], [{ regex: '(^|/)api/', message: 'The API and the worker share code through libs, not through each other.' }]),

@@ -49,6 +49,12 @@ describe('Lint keeps the layering', () => {
       /SDK is a package of its own/,
     ],
     [
+      'the SDK importing the outbound client, which needs the server’s runtime',
+      'libs/sdk/src/outbound-url.decorator.ts',
+      "import { EgressPolicy } from '@app/outbound';",
+      /SDK is a package of its own/,
+    ],
+    [
       'the client importing server code',
       'libs/client/src/punctual-client.ts',
       "import { PunctualConfig } from '@app/config';",
@@ -66,6 +72,7 @@ describe('Lint keeps the layering', () => {
     ['a lib importing another by name', 'libs/scheduling/src/action-scheduler.ts', "import { PunctualConfig } from '@app/config';"],
     ['the client importing the contract', 'libs/client/src/punctual-client.ts', "import { RPC_PATTERNS } from '@punctual/contract';"],
     ['the SDK importing Nest’s decorators', 'libs/sdk/src/fulfillment.decorator.ts', "import { Injectable } from '@nestjs/common';"],
+    ['the SDK importing class-validator, a peer dependency', 'libs/sdk/src/outbound-url.decorator.ts', "import { ValidateBy } from 'class-validator';"],
     [
       'the domain importing its own files and node',
       'libs/domain/src/lifecycle/transition.ts',

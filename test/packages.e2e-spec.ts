@@ -1,8 +1,9 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Webhook } from 'standardwebhooks';
 import { PunctualClient, PunctualError } from '@punctual/client';
-import { TEST_KEY, waitUntil } from '@app/testing';
+import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
 import { freePort } from './support/free-port';
@@ -177,4 +178,65 @@ describe('The packed packages, installed in projects outside the repository (con
     expect(await readFile(journal, 'utf8')).toBe(`${action.id}:1 trial ends for account 42\n`);
     expect((await punctual.history(action.id)).at(-1)).toMatchObject({ to: 'COMPLETED', note: `journal line ${action.id}:1` });
   });
+
+  it("a project's own type keeps the outbound rules: @OutboundUrl() at create, the egress-checked client, the tenant's signature and RetryLaterError", async () => {
+    const project = join(work, 'signed-ping');
+    const manifest = await copyProject('examples/journal-action', project);
+    await installProject(project, manifest as Parameters<typeof installProject>[1], tarballs);
+    await mustRun(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], project);
+    const receiver = await new HttpReceiver().start();
+    try {
+      api = await startCleanApiApp();
+      const punctual = await startProjectApps(project);
+
+      // The API judges the project's @OutboundUrl() field against the deployment's egress policy, as it does HTTP_REQUEST's.
+      const before = await storedCounts(api.db);
+      const metadataAddress = { action: 'SIGNED_PING', executionTime: Date.now(), data: { url: 'http://169.254.169.254/latest', text: 'hi' } };
+      const refusal = await punctual.create(metadataAddress).catch((error: unknown) => error);
+      expect((refusal as PunctualError).statusCode).toBe(400);
+      expect((refusal as PunctualError).problems).toContain('data.url: the destination is not allowed (169.254.169.254 is a link-local address)');
+      expect(await storedCounts(api.db)).toEqual(before);
+
+      // The first call is answered 429 with Retry-After: 2; the fulfillment asks to be retried then, not after the backoff (50–400 ms here).
+      receiver.failNext(1, 429, 'slow down', { 'retry-after': '2' });
+      const action = await punctual.create({ action: 'SIGNED_PING', executionTime: Date.now(), data: { url: receiver.url('/ping'), text: 'hello' } });
+      await waitUntil(
+        'the SIGNED_PING action to complete',
+        async () => {
+          const current = await punctual.get(action.id);
+          return current.status === 'COMPLETED' ? current : null;
+        },
+        30_000,
+        100,
+      );
+      const calls = receiver.callsTo('/ping');
+      expect(calls).toHaveLength(2);
+      expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(2000);
+      const history = await punctual.history(action.id);
+      expect(history.find((entry) => entry.from === 'IN_PROGRESS' && entry.to === 'PENDING')).toMatchObject({
+        attempt: 1,
+        note: 'ping answered 429; retry asked in 2000 ms',
+      });
+
+      // Each call is signed with the key that created the action, as HTTP_REQUEST signs: a Standard Webhooks receiver of the tenant verifies it.
+      const tenantReceiver = new Webhook(Buffer.from(TEST_KEY.secret, 'utf8').toString('base64'));
+      for (const call of calls) {
+        expect(call.headers['webhook-id']).toBe(`${action.id}:1`);
+        expect(tenantReceiver.verify(call.body, call.headers as Record<string, string>)).toEqual({ text: 'hello' });
+      }
+      const otherKey = new Webhook(Buffer.from('rotated-secret-9876543210', 'utf8').toString('base64'));
+      expect(() => otherKey.verify(calls[0].body, calls[0].headers as Record<string, string>)).toThrow();
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  /** Starts the built project's API and worker on a free port; answers a client of that API. */
+  async function startProjectApps(project: string): Promise<PunctualClient> {
+    const port = await freePort();
+    const env = { PORT: port, RPC_TRANSPORT_URL: 'off', JOURNAL_FILE: join(project, 'journal.txt') };
+    processes.push(await new AppProcess('api', env, { cwd: project, nodeArgs: ['dist/main.js', 'api'] }).ready(API_READY));
+    processes.push(await new AppProcess('worker', env, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
+    return PunctualClient.overHttp({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
+  }
 });

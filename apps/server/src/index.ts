@@ -8,6 +8,28 @@ import { runApi as runApiWithTypes } from '../../api/src/run-api';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
 import { runWorker as runWorkerWithTypes } from '../../worker/src/run-worker';
 
+/**
+ * The one way a fulfillment of a project's own should call a URL, under the egress rules the built-in
+ * types keep: import `OutboundModule` into the fulfillment's module and inject `OutboundClient`. Its
+ * policy is the deployment's (`OUTBOUND_ALLOWED_HOSTS`, read from the environment by `runWorker`),
+ * the same one HTTP_REQUEST calls under. `PermanentOutboundError` (a refused destination, a URL or
+ * header that cannot be sent) is a call no retry can fix; any other `OutboundError` may succeed later.
+ */
+export {
+  DestinationNotAllowedError,
+  InvalidOutboundRequestError,
+  MAX_RESPONSE_BYTES,
+  OutboundAbortedError,
+  OutboundClient,
+  OutboundError,
+  OutboundModule,
+  type OutboundRequest,
+  type OutboundResponse,
+  OutboundTimeoutError,
+  PermanentOutboundError,
+  ResponseTooLargeError,
+} from '@app/outbound';
+
 /** What a project adds to the built-in action types; pass the same to the API and the worker. */
 export interface PunctualServerOptions {
   /** Action types beside HTTP_REQUEST, SEND_NOTIFICATION and MESSAGE (from `defineActionType`). */

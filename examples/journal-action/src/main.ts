@@ -2,9 +2,10 @@ import 'reflect-metadata';
 import { PunctualServerOptions, migrateDatabase, runApi, runWorker } from '@punctual/server';
 import { JOURNAL_ENTRY } from './journal-entry';
 import { JournalModule } from './journal.fulfillment';
+import { SIGNED_PING, SignedPingModule } from './signed-ping';
 
-/** The same additions for the API (which validates JOURNAL_ENTRY data) and the worker (which runs it). */
-const journal: PunctualServerOptions = { actionTypes: [JOURNAL_ENTRY], fulfillmentModules: [JournalModule] };
+/** The same additions for the API (which validates their data) and the worker (which runs them). */
+const journal: PunctualServerOptions = { actionTypes: [JOURNAL_ENTRY, SIGNED_PING], fulfillmentModules: [JournalModule, SignedPingModule] };
 
 const role = process.argv[2];
 if (role === 'api') runApi(journal);

@@ -2,10 +2,9 @@ import { plainToInstance } from 'class-transformer';
 import { ValidationError, validate } from 'class-validator';
 import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
 import { EgressPolicy } from '@app/outbound';
-import { ActionTypeDefinition, DataClass } from '@punctual/sdk';
+import { ActionTypeDefinition, DataClass, outboundUrlProperties, parseHttpUrl } from '@punctual/sdk';
 import { InvalidActionDataError, UnknownActionTypeError } from './data-validation.error';
 import { messageTransportProperties } from './message-transport.decorator';
-import { outboundUrlProperties, parseHttpUrl } from './outbound-url.decorator';
 import { keysLeftOut, transformSafeCopy } from './transform-safe-copy';
 
 /** The action types this deployment knows, shared by the API (early validation) and the worker. */

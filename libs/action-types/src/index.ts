@@ -4,5 +4,4 @@ export * from './data-json-schema';
 export * from './data-validation.error';
 export * from './message-permissions';
 export * from './message-transport.decorator';
-export * from './outbound-url.decorator';
 export * from './transform-safe-copy';

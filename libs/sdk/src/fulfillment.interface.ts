@@ -1,5 +1,16 @@
 import { LoggerService } from '@nestjs/common';
 
+/**
+ * The Standard Webhooks headers that let a receiver check who sent a body, and when: `webhook-id`,
+ * `webhook-timestamp` (Unix seconds) and `webhook-signature` (`v1,` + base64 of HMAC-SHA256 over
+ * `id.timestamp.body`).
+ */
+export interface SignatureHeaders {
+  readonly 'webhook-id': string;
+  readonly 'webhook-timestamp': string;
+  readonly 'webhook-signature': string;
+}
+
 /** What a fulfillment knows about the attempt it is running. */
 export interface FulfillmentContext {
   readonly actionId: string;
@@ -29,6 +40,14 @@ export interface FulfillmentContext {
    * or keeps a stopping worker alive.
    */
   readonly signal: AbortSignal;
+  /**
+   * Signs `body`, exactly the string to send (`''` for none), as HTTP_REQUEST signs its calls:
+   * Standard Webhooks headers with `webhook-id` the idempotency key, under the secret of the key
+   * `signingKeyId` names, or the tenant's oldest remaining key, never another tenant's. Add them
+   * to the request; the receiver verifies them with that key's secret. Rejects when the tenant has
+   * no key left (the attempt then fails and is retried).
+   */
+  sign(body: string): Promise<SignatureHeaders>;
   /** The client's own metadata of the action. */
   readonly metadata: Readonly<Record<string, unknown>>;
   readonly logger: LoggerService;

@@ -20,6 +20,7 @@ export class HttpReceiver {
   private failuresLeft = 0;
   private failureStatus = 500;
   private failureBody = PLANNED_FAILURE;
+  private failureHeaders: Record<string, string> = {};
   private holdsLeft = 0;
   private delaysLeft = 0;
   private delayMs = 0;
@@ -54,7 +55,7 @@ export class HttpReceiver {
         const delay = this.delaysLeft > 0 ? this.delayMs : 0;
         if (delay) this.delaysLeft -= 1;
         setTimeout(() => {
-          res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json' });
+          res.writeHead(failing ? this.failureStatus : 200, { 'content-type': 'application/json', ...(failing && this.failureHeaders) });
           res.end(failing ? this.failureBody : (this.bodiesLeft.shift() ?? JSON.stringify({ ok: true })));
         }, delay);
       });
@@ -72,11 +73,12 @@ export class HttpReceiver {
     this.bodiesLeft.push(...bodies);
   }
 
-  /** The next `count` calls answer `status`, with `body`. */
-  failNext(count: number, status = 500, body = PLANNED_FAILURE): void {
+  /** The next `count` calls answer `status`, with `body` and `headers` (`{ 'retry-after': '2' }`). */
+  failNext(count: number, status = 500, body = PLANNED_FAILURE, headers: Record<string, string> = {}): void {
     this.failuresLeft = count;
     this.failureStatus = status;
     this.failureBody = body;
+    this.failureHeaders = headers;
   }
 
   /** The next `count` calls get no answer at all. */

@@ -13,10 +13,11 @@ import {
   idempotencyKeyOf,
   transition,
 } from '@app/domain';
-import { FulfillmentContext, PermanentFulfillmentError } from '@punctual/sdk';
+import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
+import { AttemptSigner } from './attempt-signer';
 import { failureMessage } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
 import { NotDueYetError } from './not-due-yet.error';
@@ -39,6 +40,7 @@ export class ActionProcessor {
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,
     private readonly attempts: RunningAttempts,
+    private readonly signer: AttemptSigner,
   ) {}
 
   /**
@@ -91,7 +93,14 @@ export class ActionProcessor {
         event = { type: 'succeeded', now: this.clock.now(), note: result.note ?? null, catchUp: this.config.scheduling.catchUp };
       } catch (error) {
         const message = failureMessage(error, lease.signal);
-        event = { type: 'failed', now: this.clock.now(), error: message, permanent: error instanceof PermanentFulfillmentError, retryPolicy: policy };
+        event = {
+          type: 'failed',
+          now: this.clock.now(),
+          error: message,
+          permanent: error instanceof PermanentFulfillmentError,
+          retryPolicy: policy,
+          ...(error instanceof RetryLaterError && { retryAfterMs: error.delayMs }),
+        };
         this.logFor(action).warn(`${action.action} ${idempotencyKeyOf(action)} attempt ${attemptNumber(action)} failed: ${message}`);
       }
       const recorded = await this.record(action, event, event.type === 'succeeded' ? 'succeeded' : 'failed', lease.signal);
@@ -174,6 +183,7 @@ export class ActionProcessor {
       tenantId: action.tenantId,
       signingKeyId: action.dataKeyId,
       signal,
+      sign: (body) => this.signer.sign({ tenantId: action.tenantId, signingKeyId: action.dataKeyId, idempotencyKey }, body),
       metadata: action.metadata,
       logger: this.logFor(action, `${action.action} ${idempotencyKey}`),
     };

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { SignatureModule } from '@app/signature';
 import { ActionProcessor } from './action-processor';
+import { AttemptSigner } from './attempt-signer';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
 import { RunningAttempts } from './running-attempts';
@@ -8,8 +10,8 @@ import { TenantSlots } from './tenant-slots';
 import { WorkerPresence } from './worker-presence';
 
 @Module({
-  imports: [DiscoveryModule],
-  providers: [FulfillmentRegistry, RunningAttempts, TenantSlots, ActionProcessor, QueueConsumers, WorkerPresence],
+  imports: [DiscoveryModule, SignatureModule],
+  providers: [AttemptSigner, FulfillmentRegistry, RunningAttempts, TenantSlots, ActionProcessor, QueueConsumers, WorkerPresence],
   exports: [ActionProcessor, QueueConsumers],
 })
 export class ExecutionModule {}

@@ -1,5 +1,5 @@
 import { Allow, IsIn, IsInt, IsObject, IsOptional, Max, Min, ValidateBy, buildMessage } from 'class-validator';
-import { OutboundUrl } from '@app/action-types';
+import { OutboundUrl } from '@punctual/sdk';
 import { IsSendableHeaders } from './sendable-headers.validator';
 
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

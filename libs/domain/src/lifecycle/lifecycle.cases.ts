@@ -60,6 +60,15 @@ export const ok = (note: string | null = 'HTTP 200', policy: CatchUpPolicy = cat
   catchUp: policy,
 });
 export const fail = (permanent = false): LifecycleEvent => ({ type: 'failed', now, error: 'HTTP 500', permanent, retryPolicy: policy });
+/** A failure whose fulfillment asked for the next attempt `retryAfterMs` from now (`RetryLaterError`). */
+export const failRetryingAfter = (retryAfterMs: number, permanent = false): LifecycleEvent => ({
+  type: 'failed',
+  now,
+  error: `HTTP 429; retry asked in ${retryAfterMs} ms`,
+  permanent,
+  retryPolicy: policy,
+  retryAfterMs,
+});
 export const LOCK_WINDOW_MS = 120_000;
 export const cancel = (note: string | null = null): LifecycleEvent => ({ type: 'canceled', now, note, lockWindowMs: LOCK_WINDOW_MS });
 export const requested = { cancelRequestedAt: at('2025-03-01T11:59:30.000Z') };
@@ -232,6 +241,38 @@ export const TRANSITION_CASES: TransitionCase[] = [
     true,
   ],
   ['a permanent error fails at once', state(), fail(true), { status: ActionStatus.Failed, retryCount: 1 }, { to: 'FAILED', attempt: 1 }, true],
+  [
+    'a failure that asks for a delay is retried after it instead of the backoff',
+    state(),
+    failRetryingAfter(30_000),
+    { status: ActionStatus.Pending, retryCount: 1, nextAttemptAt: new Date(now.getTime() + 30_000), runnableSince: now, revision: 5 },
+    { to: 'PENDING', attempt: 1, note: 'HTTP 429; retry asked in 30000 ms' },
+    false,
+  ],
+  [
+    'a failure that asks for no delay is retried at once',
+    state({ retryCount: 1 }),
+    failRetryingAfter(0),
+    { status: ActionStatus.Pending, retryCount: 2, nextAttemptAt: now },
+    { to: 'PENDING', attempt: 2 },
+    false,
+  ],
+  [
+    'a failure that asks for a delay after the last allowed attempt ends FAILED all the same',
+    state({ retryCount: 2 }),
+    failRetryingAfter(1000),
+    { status: ActionStatus.Failed, retryCount: 3, revision: 4 },
+    { to: 'FAILED', attempt: 3 },
+    true,
+  ],
+  [
+    'a permanent failure that asks for a delay fails at once',
+    state(),
+    failRetryingAfter(1000, true),
+    { status: ActionStatus.Failed, retryCount: 1 },
+    { to: 'FAILED', attempt: 1 },
+    true,
+  ],
   [
     'an interrupted attempt counts as failed and the next one starts',
     state({ retryCount: 1 }),

@@ -17,6 +17,7 @@ import {
   capped,
   catchUp,
   fail,
+  failRetryingAfter,
   hourly,
   late,
   now,
@@ -36,6 +37,10 @@ describe('the action lifecycle', () => {
     expect(result.history).toHaveLength(1);
     expect(result.history[0]).toMatchObject(entry);
     expect(result.finished).toBe(finished);
+  });
+
+  it.each([-1, Number.NaN, Number.POSITIVE_INFINITY])('refuses a retry delay of %s ms', (retryAfterMs) => {
+    expect(() => transition(state(), failRetryingAfter(retryAfterMs))).toThrow(RangeError);
   });
 
   it.each<[string, ActionState, LifecycleEvent]>([

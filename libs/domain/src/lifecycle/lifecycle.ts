@@ -51,6 +51,11 @@ export type LifecycleEvent =
       readonly error: string;
       readonly permanent: boolean;
       readonly retryPolicy: RetryPolicy;
+      /**
+       * The delay the fulfillment asked for before the next attempt (`RetryLaterError`), in ms, in
+       * place of the policy's backoff; the policy still decides whether any attempt is left.
+       */
+      readonly retryAfterMs?: number;
       readonly random?: () => number;
     }
   /** A worker took over an attempt whose worker died (its claim lapsed): that attempt counts as failed. */
@@ -97,7 +102,7 @@ export type LifecycleEvent =
  * from; apps never compute a status, a counter or a due time themselves.
  *
  *   PENDING ─claimed→ IN_PROGRESS ─succeeded→ COMPLETED, or PENDING (next occurrence)
- *                               ─failed→ PENDING (retry after backoff), or FAILED
+ *                               ─failed→ PENDING (retry after backoff, or after the delay asked for), or FAILED
  *                               ─interrupted→ IN_PROGRESS (next attempt), or FAILED
  *   PENDING | IN_PROGRESS ─typeUnknown→ NO_ACTION
  *   PENDING ─patched→ PENDING;  FAILED | NO_ACTION ─retriedManually→ PENDING
@@ -526,14 +531,22 @@ function olderMissedSkipped(missedFrom: Date, first: Date, catchUp: CatchUpPolic
   return first > missedFrom ? `missed occurrences before ${first.toISOString()} skipped (RUN_ALL runs the latest ${catchUp.max} at most)` : null;
 }
 
+/**
+ * A failed attempt: FAILED when it was permanent or the policy has no retry left, otherwise PENDING
+ * again, due after the delay the fulfillment asked for or else the policy's backoff.
+ */
 function failed(state: ActionState, event: Extract<LifecycleEvent, { type: 'failed' }>): Outcome {
+  if (event.retryAfterMs !== undefined && !(Number.isFinite(event.retryAfterMs) && event.retryAfterMs >= 0)) {
+    throw new RangeError(`retryAfterMs must be a finite number of ms ≥ 0, got ${event.retryAfterMs}`);
+  }
   const error = storableNote(event.error);
   const failedAttempts = attemptNumber(state);
   const base = { retryCount: failedAttempts, lastError: error };
   if (event.permanent || failedAttempts > event.retryPolicy.maxRetries) {
     return { changes: { ...base, status: ActionStatus.Failed }, entry: { to: ActionStatus.Failed, attempt: failedAttempts, note: error }, finished: true };
   }
-  const dueAt = new Date(event.now.getTime() + nextRetryDelay(event.retryPolicy.backoff, failedAttempts, event.random));
+  const delayMs = event.retryAfterMs ?? nextRetryDelay(event.retryPolicy.backoff, failedAttempts, event.random);
+  const dueAt = new Date(event.now.getTime() + delayMs);
   return {
     changes: { ...base, status: ActionStatus.Pending, ...dueAgainAt(state, dueAt, event.now) },
     entry: { to: ActionStatus.Pending, attempt: failedAttempts, note: error },

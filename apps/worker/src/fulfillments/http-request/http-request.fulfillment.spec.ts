@@ -5,7 +5,7 @@ import { loadConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
 import { KeyRegistry, SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
-import { PermanentFulfillmentError } from '@punctual/sdk';
+import { MAX_RETRY_LATER_MS, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
 import { fulfillmentContext } from '@app/testing';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
@@ -144,6 +144,29 @@ describe('HttpRequestFulfillment (against a local server)', () => {
     await expect(attempt).rejects.toThrow(`HTTP 503: busy (from ${host})`);
     await expect(attempt).rejects.not.toThrow(/s3cret/);
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
+  });
+
+  it.each([429, 503])('asks, on a %s with Retry-After in seconds, to be retried after that delay', async (status) => {
+    reply = { status, body: 'slow down', headers: { 'retry-after': '2' } };
+    const attempt = fulfillment.fulfill({ url }, context);
+    await expect(attempt).rejects.toBeInstanceOf(RetryLaterError);
+    await expect(attempt).rejects.toMatchObject({ delayMs: 2000, message: `HTTP ${status}: slow down (from ${host}); retry asked in 2000 ms` });
+  });
+
+  it('asks to be retried at the HTTP date of a Retry-After, and no later than a day from now', async () => {
+    reply = { status: 429, body: 'later', headers: { 'retry-after': new Date(Date.now() + 60_000).toUTCString() } };
+    const error = (await fulfillment.fulfill({ url }, context).catch((e: unknown) => e)) as RetryLaterError;
+    expect(error.delayMs).toBeGreaterThan(55_000);
+    expect(error.delayMs).toBeLessThanOrEqual(60_000);
+    reply = { status: 503, body: 'later', headers: { 'retry-after': String(7 * 24 * 3600) } };
+    await expect(fulfillment.fulfill({ url }, context)).rejects.toMatchObject({ delayMs: MAX_RETRY_LATER_MS });
+  });
+
+  it('keeps the backoff for a Retry-After it cannot read, or on another status', async () => {
+    reply = { status: 429, body: 'later', headers: { 'retry-after': 'soon' } };
+    await expect(fulfillment.fulfill({ url }, context)).rejects.not.toBeInstanceOf(RetryLaterError);
+    reply = { status: 500, body: 'broken', headers: { 'retry-after': '2' } };
+    await expect(fulfillment.fulfill({ url }, context)).rejects.not.toBeInstanceOf(RetryLaterError);
   });
 
   it('fails on a redirect without following it', async () => {

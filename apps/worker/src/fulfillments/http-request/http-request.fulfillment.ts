@@ -1,9 +1,10 @@
 import { SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
-import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
+import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
 import { OutboundClient, OutboundError, OutboundResponse, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
 import { bodyExcerpt, hostOf } from './call-note';
+import { RETRY_AFTER_STATUSES, retryAfterOf } from './retry-after';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -11,8 +12,9 @@ const DEFAULT_TIMEOUT_MS = 10_000;
  * Calls the action's URL through the outbound client, signed with the secret of the API key
  * that last set the action's data, or the tenant's oldest remaining key (`SigningKeys`). 2xx is success; any other status (3xx included: redirects are not followed), a
  * network error, a timeout or an answer over 1 MiB is retried; a destination that the egress
- * policy refuses fails the action at once. Notes name the status and the host, never the URL
- * or a header value (`call-note.ts`).
+ * policy refuses fails the action at once. A 429 or 503 with `Retry-After` (seconds or an HTTP
+ * date) is retried after the delay it asks for (`RetryLaterError`, at most a day) instead of the
+ * backoff. Notes name the status and the host, never the URL or a header value (`call-note.ts`).
  */
 @Fulfillment(HTTP_REQUEST)
 export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData> {
@@ -44,6 +46,8 @@ export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData
     const excerpt = bodyExcerpt(response.body, data.url, [...Object.values(ownHeaders), signature['webhook-signature']]);
     const note = `HTTP ${response.status}: ${excerpt}`;
     if (response.status >= 300 && response.status < 400) throw new Error(`${note} (from ${host}; redirects are not followed)`);
+    const retryAfterMs = RETRY_AFTER_STATUSES.has(response.status) ? retryAfterOf(response.headers['retry-after'], this.clock.now()) : null;
+    if (retryAfterMs !== null) throw new RetryLaterError(retryAfterMs, `${note} (from ${host})`);
     if (response.status < 200 || response.status >= 300) throw new Error(`${note} (from ${host})`);
     return { note };
   }

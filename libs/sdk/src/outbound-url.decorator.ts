@@ -1,15 +1,17 @@
 import 'reflect-metadata';
 import { Type } from '@nestjs/common';
 import { ValidateBy, buildMessage } from 'class-validator';
-import { userInfoProblem } from '@app/outbound';
+import { userInfoProblem } from './url-user-info';
 
 const OUTBOUND_URLS = 'punctual:outbound-url-properties';
 
 /**
  * Marks a field of action data as a URL that the worker will call: it must be an absolute
- * http or https URL (read by the same parser the worker uses) without user information, and `ActionTypeRegistry`
- * refuses it when the egress policy refuses its host without a DNS lookup (an internal IP
- * literal in any spelling, or `localhost`). Other host names are judged when called.
+ * http or https URL (read by the same parser the worker uses) without user information, and the
+ * API refuses it (400, nothing stored) when the deployment's egress policy (`OUTBOUND_ALLOWED_HOSTS`)
+ * refuses its host without a DNS lookup: an internal IP literal in any spelling
+ * (`http://169.254.169.254/`, `http://[::1]/`), or `localhost`. Other host names are judged when
+ * called, by the outbound client (`OutboundClient` of `@punctual/server`).
  */
 export function OutboundUrl(): PropertyDecorator {
   const isHttpUrl = ValidateBy({
@@ -33,7 +35,7 @@ export function OutboundUrl(): PropertyDecorator {
   };
 }
 
-/** The fields of a data class marked `@OutboundUrl()`. */
+/** The fields of a data class marked `@OutboundUrl()`: what the server checks against its egress policy. */
 export function outboundUrlProperties(dataClass: Type): string[] {
   return (Reflect.getMetadata(OUTBOUND_URLS, dataClass) as string[] | undefined) ?? [];
 }
