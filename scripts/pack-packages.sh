@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds each package alone, from its own package.json and tsconfig (contract first: the client and
-# the server compile against its declarations), and packs it: `npm run pack:packages [-- DIR]`
-# leaves @punctual/{contract,client,sdk,server} tarballs in DIR (dist/packages by default).
+# Builds each package alone, from its own package.json and tsconfig, and packs it: `npm run pack:packages [-- DIR]`
+# leaves @punctual/{contract,client,sdk,server} tarballs in DIR (dist/packages by default). The client compiles
+# the contract in, and the server the contract, the client and the SDK: no tarball depends on another package of
+# ours by name, so installing one never asks the npm registry for @punctual/anything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$(mkdir -p "${1:-dist/packages}" && cd "${1:-dist/packages}" && pwd)"

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
@@ -8,7 +8,18 @@ import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
 import { freePort } from './support/free-port';
 import { storedCounts } from './support/fixtures';
-import { command, copyProject, installProject, mustRun, packPackages, rootVersionOf } from './support/packed-project';
+import {
+  command,
+  copyProject,
+  installProject,
+  installedCopies,
+  mustRun,
+  npmInstall,
+  npmLs,
+  packPackages,
+  packedManifest,
+  rootVersionOf,
+} from './support/packed-project';
 
 // Contract §15: the packed packages work in projects outside this repository, which see nothing
 // of it but the tarballs and what npm installs beside them.
@@ -81,20 +92,32 @@ describe('The packed packages, installed in projects outside the repository (con
     if (work) await rm(work, { recursive: true, force: true });
   });
 
-  it('packs the contract, the client, the SDK and the server, each built alone', () => {
+  it('packs the contract, the client, the SDK and the server, each built alone and depending on no other of ours by name', async () => {
     expect(Object.keys(tarballs).sort()).toEqual(['@punctual/client', '@punctual/contract', '@punctual/sdk', '@punctual/server']);
+    // A dependency on a @punctual/* name would be looked up in the npm registry whenever its tarball is not installed beside.
+    for (const tarball of Object.values(tarballs)) {
+      const manifest = await packedManifest(tarball);
+      const named = ['dependencies', 'peerDependencies', 'optionalDependencies', 'devDependencies'].flatMap((field) =>
+        Object.keys((manifest[field] as Record<string, string> | undefined) ?? {}),
+      );
+      expect({ tarball, ours: named.filter((name) => name.startsWith('@punctual/')) }).toEqual({ tarball, ours: [] });
+    }
   });
 
-  it('@punctual/client type-checks against its declarations alone and speaks HTTP and RPC, webhooks included', async () => {
+  it('@punctual/client, installed alone, type-checks against its declarations and speaks HTTP and RPC, webhooks included', async () => {
     const project = join(work, 'client-project');
+    // Only the client's tarball: the contract it re-exports comes inside it, and no registry is asked for @punctual/contract
+    // (npmInstall points the scope at a registry where nothing listens).
     await installProject(
       project,
       {
-        dependencies: { '@punctual/client': '0.1.0', '@punctual/contract': '0.1.0' },
+        dependencies: { '@punctual/client': '0.1.0' },
         devDependencies: { typescript: await rootVersionOf('typescript7'), '@types/node': await rootVersionOf('@types/node') },
       },
       tarballs,
     );
+    expect(await readdir(join(project, 'node_modules', '@punctual'))).toEqual(['client']);
+    expect(await npmLs(project)).toEqual({ code: 0, problems: [] });
     await writeFile(join(project, 'use-client.ts'), USE_CLIENT);
     const tsc = ['node_modules/typescript/bin/tsc', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--types', 'node', 'use-client.ts'];
     await mustRun(process.execPath, tsc, project);
@@ -135,6 +158,17 @@ describe('The packed packages, installed in projects outside the repository (con
     const project = join(work, 'journal-action');
     const manifest = await copyProject('examples/journal-action', project);
     await installProject(project, manifest as Parameters<typeof installProject>[1], tarballs);
+    // A later, ordinary install of something else keeps the tree whole: nothing the server needs was installed only
+    // as another package's optional peer (extraneous, which such an install removes), and npm finds nothing wrong.
+    await npmInstall(project, '--save-dev', 'is-number@7.0.0');
+    // Nothing else is wrong, but for one thing no package of ours can change: the project's TypeScript 7 is not among
+    // the versions @nestjs/swagger 12 (which the server uses) lists as an optional peer.
+    const { problems } = await npmLs(project);
+    expect(problems.filter((problem) => !/^invalid: typescript@7\.\S+ \S+\/journal-action\/node_modules\/typescript$/.test(problem))).toEqual([]);
+    // One ioredis, which BullMQ, Nest's Redis transport, TypeORM's optional peer (ioredis 5) and the server all load.
+    const ioredis = await installedCopies(project, 'ioredis');
+    expect(Object.keys(ioredis)).toEqual(['node_modules/ioredis']);
+    expect(ioredis['node_modules/ioredis']).toMatch(/^5\./);
     await mustRun(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], project);
 
     // A fulfillment that takes another type's data does not compile.
@@ -177,6 +211,32 @@ describe('The packed packages, installed in projects outside the repository (con
     // The line comes from a method of the data class: the fulfillment received an instance of it.
     expect(await readFile(journal, 'utf8')).toBe(`${action.id}:1 trial ends for account 42\n`);
     expect((await punctual.history(action.id)).at(-1)).toMatchObject({ to: 'COMPLETED', note: `journal line ${action.id}:1` });
+
+    // The project's PermanentFulfillmentError (from its own @punctual/sdk) fails the action at once in the server, which
+    // carries its own copy of the SDK: a worker without JOURNAL_FILE refuses every entry so.
+    const worker = processes.pop()!;
+    worker.kill('SIGTERM');
+    await worker.exited;
+    const noJournal = { ...env, JOURNAL_FILE: undefined };
+    processes.push(await new AppProcess('worker', noJournal, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
+    const refused = await punctual.create({ action: 'JOURNAL_ENTRY', executionTime: Date.now(), data: { text: 'never written' } });
+    const failed = await waitUntil(
+      'the JOURNAL_ENTRY action to fail',
+      async () => {
+        const current = await punctual.get(refused.id);
+        return current.status === 'FAILED' ? current : null;
+      },
+      30_000,
+      100,
+    );
+    // At its first attempt, although the type allows 3 retries: any other error would have left it PENDING for a retry.
+    expect(failed.retryCount).toBe(1);
+    expect((await punctual.history(refused.id)).at(-1)).toMatchObject({
+      to: 'FAILED',
+      attempt: 1,
+      note: expect.stringContaining('JOURNAL_FILE is not set'),
+    });
+    expect(await readFile(journal, 'utf8')).toBe(`${action.id}:1 trial ends for account 42\n`);
   });
 
   it("a project's own type keeps the outbound rules: @OutboundUrl() at create, the egress-checked client, the tenant's signature and RetryLaterError", async () => {

@@ -60,8 +60,43 @@ export async function rootVersionOf(name: string): Promise<string> {
 }
 
 /**
+ * `npm install` as a test project runs it (from npm's cache where it can), with the `@punctual` scope
+ * on a registry where nothing listens: an install that asks a registry for any `@punctual/*` package
+ * fails, as one would that could install whatever someone published under that name.
+ */
+export function npmInstall(dir: string, ...args: string[]): Promise<string> {
+  return mustRun(
+    'npm',
+    ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', '--@punctual:registry=http://127.0.0.1:9/', ...args],
+    dir,
+  );
+}
+
+/** What `npm ls --all` finds wrong in a project's tree (missing, invalid, extraneous), and its exit code (0 when nothing). */
+export async function npmLs(dir: string): Promise<{ code: number; problems: string[] }> {
+  const result = await command('npm', ['ls', '--all', '--json'], dir);
+  const { problems = [] } = JSON.parse(result.stdout) as { problems?: string[] };
+  return { code: result.code, problems };
+}
+
+/** The manifest packed in a tarball. */
+export async function packedManifest(tarball: string): Promise<Record<string, unknown>> {
+  return JSON.parse(await mustRun('tar', ['-xzOf', tarball, 'package/package.json'], ROOT)) as Record<string, unknown>;
+}
+
+/** Where a package is installed in a project, from its lockfile: one path per copy (`node_modules/x`, `node_modules/y/node_modules/x`, …) with its version. */
+export async function installedCopies(dir: string, name: string): Promise<Record<string, string>> {
+  const lock = JSON.parse(await readFile(join(dir, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version?: string }> };
+  return Object.fromEntries(
+    Object.entries(lock.packages)
+      .filter(([path]) => path === `node_modules/${name}` || path.endsWith(`/node_modules/${name}`))
+      .map(([path, entry]) => [path, entry.version ?? '']),
+  );
+}
+
+/**
  * A project outside this repository: `package.json` with `@punctual/*` dependencies pointing at
- * the tarballs, installed with npm (from its cache where it can), and the given source files.
+ * the tarballs, installed with `npmInstall`, and the given source files.
  */
 export async function installProject(
   dir: string,
@@ -73,7 +108,7 @@ export async function installProject(
   await mkdir(dir, { recursive: true });
   const packageJson = { ...manifest, dependencies: fromTarballs(manifest.dependencies), devDependencies: fromTarballs(manifest.devDependencies) };
   await writeFile(join(dir, 'package.json'), JSON.stringify(packageJson, null, 2));
-  await mustRun('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], dir);
+  await npmInstall(dir);
 }
 
 /** Copies a project of this repository (its manifest, tsconfig and sources) to `dir`, outside the repository. */

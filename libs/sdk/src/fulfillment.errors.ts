@@ -1,3 +1,18 @@
+/**
+ * Makes `error instanceof errorClass` hold for an error made by any copy of the SDK: `@punctual/server`
+ * carries its own, compiled in, while a project's fulfillments throw the ones the project installed.
+ * The mark is a registry-wide symbol, the same in every copy. A subclass keeps the ordinary check.
+ */
+function recognisedAcrossCopies(errorClass: abstract new (...args: never[]) => Error, mark: symbol): void {
+  Object.defineProperty(errorClass.prototype, mark, { value: true });
+  Object.defineProperty(errorClass, Symbol.hasInstance, {
+    value(this: abstract new (...args: never[]) => unknown, value: unknown): boolean {
+      if (this !== errorClass) return Function.prototype[Symbol.hasInstance].call(this, value);
+      return typeof value === 'object' && value !== null && (value as { [mark: symbol]: unknown })[mark] === true;
+    },
+  });
+}
+
 /** A failure that no retry can fix (bad data that slipped through, HTTP 410): the action fails at once. */
 export class PermanentFulfillmentError extends Error {
   constructor(message: string, options?: ErrorOptions) {
@@ -5,6 +20,7 @@ export class PermanentFulfillmentError extends Error {
     this.name = 'PermanentFulfillmentError';
   }
 }
+recognisedAcrossCopies(PermanentFulfillmentError, Symbol.for('@punctual/sdk:PermanentFulfillmentError'));
 
 /** The longest delay a `RetryLaterError` may ask for: one day. A longer one is cut to it. */
 export const MAX_RETRY_LATER_MS = 24 * 60 * 60 * 1000;
@@ -31,3 +47,4 @@ export class RetryLaterError extends Error {
     this.delayMs = bounded;
   }
 }
+recognisedAcrossCopies(RetryLaterError, Symbol.for('@punctual/sdk:RetryLaterError'));
