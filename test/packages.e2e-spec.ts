@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { PunctualClient, PunctualError } from '@punctual/client';
+import { ActionResource, PunctualClient, PunctualError } from '@punctual/client';
 import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
@@ -69,6 +69,19 @@ export class MismatchedFulfillment implements ActionFulfillment<OtherData> {
   }
 }
 `;
+
+/** The action once it reached `status`, read through the packed client. */
+function untilStatus(punctual: PunctualClient, id: string, status: string): Promise<ActionResource> {
+  return waitUntil(
+    `action ${id} to be ${status}`,
+    async () => {
+      const current = await punctual.get(id);
+      return current.status === status ? current : null;
+    },
+    30_000,
+    100,
+  );
+}
 
 describe('The packed packages, installed in projects outside the repository (contract §15)', () => {
   let work: string;
@@ -198,15 +211,7 @@ describe('The packed packages, installed in projects outside the repository (con
     expect(await storedCounts(api.db)).toEqual(before);
 
     const action = await punctual.create({ action: 'JOURNAL_ENTRY', executionTime: Date.now(), data: { text: 'trial ends for account 42' } });
-    const done = await waitUntil(
-      'the JOURNAL_ENTRY action to complete',
-      async () => {
-        const current = await punctual.get(action.id);
-        return current.status === 'COMPLETED' ? current : null;
-      },
-      30_000,
-      100,
-    );
+    const done = await untilStatus(punctual, action.id, 'COMPLETED');
     expect(done.retryCount).toBe(0);
     // The line comes from a method of the data class: the fulfillment received an instance of it.
     expect(await readFile(journal, 'utf8')).toBe(`${action.id}:1 trial ends for account 42\n`);
@@ -220,15 +225,7 @@ describe('The packed packages, installed in projects outside the repository (con
     const noJournal = { ...env, JOURNAL_FILE: undefined };
     processes.push(await new AppProcess('worker', noJournal, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
     const refused = await punctual.create({ action: 'JOURNAL_ENTRY', executionTime: Date.now(), data: { text: 'never written' } });
-    const failed = await waitUntil(
-      'the JOURNAL_ENTRY action to fail',
-      async () => {
-        const current = await punctual.get(refused.id);
-        return current.status === 'FAILED' ? current : null;
-      },
-      30_000,
-      100,
-    );
+    const failed = await untilStatus(punctual, refused.id, 'FAILED');
     // At its first attempt, although the type allows 3 retries: any other error would have left it PENDING for a retry.
     expect(failed.retryCount).toBe(1);
     expect((await punctual.history(refused.id)).at(-1)).toMatchObject({
@@ -260,15 +257,7 @@ describe('The packed packages, installed in projects outside the repository (con
       // The first call is answered 429 with Retry-After: 2; the fulfillment asks to be retried then, not after the backoff (50–400 ms here).
       receiver.failNext(1, 429, 'slow down', { 'retry-after': '2' });
       const action = await punctual.create({ action: 'SIGNED_PING', executionTime: Date.now(), data: { url: receiver.url('/ping'), text: 'hello' } });
-      await waitUntil(
-        'the SIGNED_PING action to complete',
-        async () => {
-          const current = await punctual.get(action.id);
-          return current.status === 'COMPLETED' ? current : null;
-        },
-        30_000,
-        100,
-      );
+      await untilStatus(punctual, action.id, 'COMPLETED');
       const calls = receiver.callsTo('/ping');
       expect(calls).toHaveLength(2);
       expect(calls[1].at - calls[0].at).toBeGreaterThanOrEqual(2000);
