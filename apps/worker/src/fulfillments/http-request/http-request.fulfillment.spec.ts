@@ -8,6 +8,7 @@ import { Clock } from '@app/domain';
 import { MAX_RETRY_LATER_MS, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
 import { fulfillmentContext } from '@app/testing';
+import { AttemptSigner } from '../../execution/attempt-signer';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
 
 interface Seen {
@@ -23,8 +24,14 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   // The keys of API_KEYS alone: these cases never need a key from Postgres (signing-keys.spec.ts reads them).
   const keys = new SigningKeys(new KeyRegistry(config, null as unknown as TenantsRepository));
   const client = new OutboundClient(new EgressPolicy(config.outbound.allowedHosts), new HostResolver());
-  const fulfillment = new HttpRequestFulfillment(client, keys, new Clock());
-  const context = fulfillmentContext();
+  const signer = new AttemptSigner(keys, new Clock());
+  /** A context that signs as the worker's does, with the key the action names among its tenant's. */
+  const signedContext = (overrides: Parameters<typeof fulfillmentContext>[0] = {}) => {
+    const base = fulfillmentContext(overrides);
+    return { ...base, sign: (body: string) => signer.sign(base, body) };
+  };
+  const fulfillment = new HttpRequestFulfillment(client, new Clock());
+  const context = signedContext();
   const receiverOfTestKey = new Webhook(Buffer.from('test-secret-0123456789', 'utf8').toString('base64'));
   let server: Server;
   let seen: Seen[];
@@ -69,7 +76,7 @@ describe('HttpRequestFulfillment (against a local server)', () => {
 
   it('signs every call with the creating API key so that a Standard Webhooks receiver verifies it', async () => {
     await fulfillment.fulfill({ url, body: { a: 1 } }, context);
-    await fulfillment.fulfill({ url, method: 'GET' }, fulfillmentContext({ idempotencyKey: 'a1b2:4' }));
+    await fulfillment.fulfill({ url, method: 'GET' }, signedContext({ idempotencyKey: 'a1b2:4' }));
     const [post, get] = seen;
     expect(post.headers['webhook-id']).toBe('a1b2:3');
     expect(Math.abs(Number(post.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
@@ -81,13 +88,13 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   });
 
   it('signs with the secret of whichever key last set the data', async () => {
-    await fulfillment.fulfill({ url, body: 'hello' }, fulfillmentContext({ signingKeyId: 'rotated-key' }));
+    await fulfillment.fulfill({ url, body: 'hello' }, signedContext({ signingKeyId: 'rotated-key' }));
     const rotated = new Webhook(Buffer.from('rotated-secret-9876543210', 'utf8').toString('base64'));
     expect(() => rotated.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
   it("signs with the tenant's oldest configured key when no key is recorded", async () => {
-    const result = await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId: null }));
+    const result = await fulfillment.fulfill({ url }, signedContext({ signingKeyId: null }));
     expect(result.note).toBe('HTTP 200: ok');
     expect(seen[0].headers).toMatchObject({ 'webhook-id': 'a1b2:3', 'idempotency-key': 'a1b2:3' });
     expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
@@ -95,10 +102,10 @@ describe('HttpRequestFulfillment (against a local server)', () => {
 
   it("never signs with another tenant's key, whatever key id the action names", async () => {
     const otherTenant = new Webhook(Buffer.from('other-tenant-secret-0123', 'utf8').toString('base64'));
-    await fulfillment.fulfill({ url }, fulfillmentContext({ signingKeyId: 'other-tenant-key' }));
+    await fulfillment.fulfill({ url }, signedContext({ signingKeyId: 'other-tenant-key' }));
     expect(() => otherTenant.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).toThrow();
     expect(() => receiverOfTestKey.verify(seen[0].body, seen[0].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
-    await fulfillment.fulfill({ url }, fulfillmentContext({ tenantId: 'team-b', signingKeyId: 'test-key' }));
+    await fulfillment.fulfill({ url }, signedContext({ tenantId: 'team-b', signingKeyId: 'test-key' }));
     expect(() => otherTenant.verify(seen[1].body, seen[1].headers as Record<string, string>, { jsonParse: false })).not.toThrow();
   });
 
@@ -184,7 +191,7 @@ describe('HttpRequestFulfillment (against a local server)', () => {
 
   it('fails the action at once, without calling, when the destination is not allowed', async () => {
     const strict = new OutboundClient(new EgressPolicy(), new HostResolver());
-    const attempt = new HttpRequestFulfillment(strict, keys, new Clock()).fulfill({ url }, context);
+    const attempt = new HttpRequestFulfillment(strict, new Clock()).fulfill({ url }, context);
     await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
     await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} not sent: the destination is not allowed (127.0.0.1 is a loopback address)`);
     expect(seen).toEqual([]);
@@ -199,7 +206,7 @@ describe('HttpRequestFulfillment (against a local server)', () => {
   it('stops when the attempt is aborted', async () => {
     reply = { status: 200, body: 'late', delayMs: 500 };
     const controller = new AbortController();
-    const attempt = fulfillment.fulfill({ url }, fulfillmentContext({ signal: controller.signal }));
+    const attempt = fulfillment.fulfill({ url }, signedContext({ signal: controller.signal }));
     setTimeout(() => controller.abort(), 50);
     await expect(attempt).rejects.toThrow(`HTTP_REQUEST to ${host} stopped: the attempt was cancelled`);
   });

@@ -1,16 +1,15 @@
-import { SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
-import { OutboundClient, OutboundError, OutboundResponse, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
+import { OutboundClient, OutboundError, OutboundResponse, PermanentOutboundError } from '@app/outbound';
 import { bodyExcerpt, hostOf } from './call-note';
 import { RETRY_AFTER_STATUSES, retryAfterOf } from './retry-after';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * Calls the action's URL through the outbound client, signed with the secret of the API key
- * that last set the action's data, or the tenant's oldest remaining key (`SigningKeys`). 2xx is success; any other status (3xx included: redirects are not followed), a
+ * Calls the action's URL through the outbound client, signed by the attempt's `context.sign` (the
+ * secret of the API key that last set the action's data, or the tenant's oldest remaining key). 2xx is success; any other status (3xx included: redirects are not followed), a
  * network error, a timeout or an answer over 1 MiB is retried; a destination that the egress
  * policy refuses fails the action at once. A 429 or 503 with `Retry-After` (seconds or an HTTP
  * date) is retried after the delay it asks for (`RetryLaterError`, at most a day) instead of the
@@ -20,15 +19,13 @@ const DEFAULT_TIMEOUT_MS = 10_000;
 export class HttpRequestFulfillment implements ActionFulfillment<HttpRequestData> {
   constructor(
     private readonly client: OutboundClient,
-    private readonly signingKeys: SigningKeys,
     private readonly clock: Clock,
   ) {}
 
   async fulfill(data: HttpRequestData, context: FulfillmentContext): Promise<FulfillmentResult> {
     const method = data.method ?? 'POST';
     const body = method === 'GET' || data.body === undefined ? undefined : typeof data.body === 'string' ? data.body : JSON.stringify(data.body);
-    const { secret } = await this.signingKeys.keyFor(context);
-    const signature = standardWebhookHeaders({ id: context.idempotencyKey, timestamp: this.clock.now(), body: body ?? '' }, Buffer.from(secret, 'utf8'));
+    const signature = await context.sign(body ?? '');
     const ownHeaders = clientHeaders(data.headers);
     const headers: Record<string, string> = { ...ownHeaders, 'Idempotency-Key': context.idempotencyKey, ...signature };
     const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');

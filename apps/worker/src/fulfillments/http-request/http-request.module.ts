@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OutboundModule } from '@app/outbound';
-import { SignatureModule } from '@app/signature';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
 
-@Module({ imports: [OutboundModule, SignatureModule], providers: [HttpRequestFulfillment] })
+@Module({ imports: [OutboundModule], providers: [HttpRequestFulfillment] })
 export class HttpRequestModule {}
