@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomInt, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { PunctualConfig } from '@app/config';
 import {
   ActionCountsRepository,
@@ -69,8 +70,14 @@ export interface ActionListRequest extends ListActionsQuery {
   dueBefore?: Date;
 }
 
-/** A change read-then-written loses to a concurrent one at most this often before the client is told to try again. */
-const MAX_CHANGE_ATTEMPTS = 3;
+/**
+ * How long a change read-then-written may keep losing to concurrent ones before the client is told
+ * to try again. A per-second cron on a busy machine changes with every claim and outcome, so a
+ * fixed count of attempts could refuse its cancel; a time budget with a random pause between
+ * attempts steps out of lockstep with the worker instead.
+ */
+const CHANGE_SETTLE_MS = 5_000;
+const CHANGE_RETRY_PAUSE_MS = { min: 5, max: 50 };
 
 /**
  * The client's view of actions: validate, then let the lifecycle decide and the scheduler persist
@@ -334,9 +341,12 @@ export class ActionsService {
     scope: TenantScope,
     change: (current: ActionEntity) => Promise<ActionEntity | null>,
   ): Promise<ActionEntity> {
-    for (let attempt = 1; attempt <= MAX_CHANGE_ATTEMPTS; attempt += 1) {
+    const giveUpAt = Date.now() + CHANGE_SETTLE_MS;
+    for (;;) {
       const changed = await change(await this.get(id, scope));
       if (changed) return changed;
+      if (Date.now() >= giveUpAt) break;
+      await sleep(randomInt(CHANGE_RETRY_PAUSE_MS.min, CHANGE_RETRY_PAUSE_MS.max));
     }
     throw new TransitionRefusedError(`Action ${id} is changing right now (it is being run or changed by someone else); try again`);
   }
