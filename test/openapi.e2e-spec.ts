@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ts from 'typescript';
+import { TEST_KEY } from '@app/testing';
+import { signTryItOut } from '../apps/api/src/http/try-it-out-signer';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 
 const SIGNATURE = { 'X-Punctual-Key': [], 'X-Punctual-Timestamp': [], 'X-Punctual-Nonce': [], 'X-Punctual-Signature': [] };
@@ -124,5 +126,69 @@ describe('The OpenAPI document', () => {
     });
     const problems = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
     expect(problems).toEqual([]);
+  });
+
+  it('describes the admin API under basic auth, with its answers and refusals', () => {
+    expect(document.components.securitySchemes.admin).toEqual(expect.objectContaining({ type: 'http', scheme: 'basic' }));
+    const tenants = document.paths['/admin/api/tenants'];
+    const tenant = document.paths['/admin/api/tenants/{id}'];
+    const keys = document.paths['/admin/api/tenants/{id}/keys'];
+    const key = document.paths['/admin/api/tenants/{id}/keys/{keyId}'];
+    const operations = [tenants.post, tenants.get, tenant.get, tenant.patch, keys.post, key.delete];
+    expect(operations.map((op) => op.operationId)).toEqual([
+      'createTenant',
+      'listTenants',
+      'getTenant',
+      'updateTenant',
+      'createTenantKey',
+      'revokeTenantKey',
+    ]);
+    for (const op of operations) {
+      expect(op.security).toEqual([{ admin: [] }]);
+      expect(op.tags).toEqual(['admin']);
+      expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['401', '403', '429']));
+    }
+    expect(tenants.post.responses['409'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ErrorResponse' });
+    expect(keys.post.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreatedKeyResponse' });
+    expect(document.components.schemas.CreatedKeyResponse.required).toEqual(['keyId', 'secret', 'createdAt']);
+    expect(document.components.schemas.TenantResponse.properties.activeActions.type).toBe('integer');
+    expect(key.delete.responses['409'].description).toContain('API_KEYS');
+  });
+
+  it('signs "Try it out" calls in the page with the key pasted into Authorize, sending only the key id', async () => {
+    const init = await (await fetch(`${api.client.baseUrl}/docs/swagger-ui-init.js`)).text();
+    expect(init).toContain('requestInterceptor');
+    expect(init).toContain('X-Punctual-Signature');
+
+    const pasted = `${TEST_KEY.keyId}:${TEST_KEY.secret}`;
+    const body = JSON.stringify({ action: 'HTTP_REQUEST', executionTime: Date.now() + 3_600_000, data: { url: 'https://example.com/try-it-out' } });
+    const create = await signTryItOut({
+      url: `${api.client.baseUrl}/actions`,
+      method: 'post',
+      headers: { 'X-Punctual-Key': pasted, 'Content-Type': 'application/json' },
+      body,
+    });
+    expect(create.headers['X-Punctual-Key']).toBe(TEST_KEY.keyId);
+    expect(JSON.stringify(create.headers)).not.toContain(TEST_KEY.secret);
+    const created = await fetch(create.url, { method: 'POST', headers: create.headers, body });
+    expect(created.status).toBe(201);
+    const id = ((await created.json()) as { id: string }).id;
+
+    // The path with its query is what is signed.
+    const read = await signTryItOut({ url: `${api.client.baseUrl}/actions/${id}/history?limit=5`, method: 'get', headers: { 'x-punctual-key': pasted } });
+    expect((await fetch(read.url, { headers: read.headers })).status).toBe(200);
+
+    // A wrong secret is a wrong signature, and a key id alone is left as typed.
+    const wrong = await signTryItOut({
+      url: `${api.client.baseUrl}/actions/${id}`,
+      method: 'get',
+      headers: { 'X-Punctual-Key': `${TEST_KEY.keyId}:not-the-secret` },
+    });
+    expect((await fetch(wrong.url, { headers: wrong.headers })).status).toBe(401);
+    expect(await signTryItOut({ url: `${api.client.baseUrl}/actions`, method: 'get', headers: { 'X-Punctual-Key': TEST_KEY.keyId } })).toEqual({
+      url: `${api.client.baseUrl}/actions`,
+      method: 'get',
+      headers: { 'X-Punctual-Key': TEST_KEY.keyId },
+    });
   });
 });

@@ -192,7 +192,16 @@ describe('The packed packages, installed in projects outside the repository (con
     await rm(join(project, 'src', 'mismatched.fulfillment.ts'));
 
     api = await startCleanApiApp();
-    expect(await mustRun(process.execPath, ['dist/main.js', 'migrate'], project)).toMatch(/up to date/);
+    // Without DATABASE_URL in the environment, the migration reads .env as runApi does and names the database it migrated.
+    const database = new URL(process.env.DATABASE_URL!);
+    const withoutUrl = ['-u', 'DATABASE_URL', process.execPath, 'dist/main.js', 'migrate'];
+    await writeFile(join(project, '.env'), `DATABASE_URL=${database.href}\n`);
+    expect(await mustRun('env', withoutUrl, project)).toContain(`Database schema of ${database.host}${database.pathname} is up to date`);
+    await writeFile(join(project, '.env'), 'DATABASE_URL=localhost/punctual\n');
+    const malformed = await command('env', withoutUrl, project);
+    expect(malformed.code).toBe(1);
+    expect(malformed.output).toContain('DATABASE_URL');
+    await rm(join(project, '.env'));
     const journal = join(project, 'journal.txt');
     const port = await freePort();
     const env = { PORT: port, RPC_TRANSPORT_URL: 'off', JOURNAL_FILE: journal };

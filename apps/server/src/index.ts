@@ -2,7 +2,8 @@
 // action types without copying or editing Punctual's code.
 import { Type } from '@nestjs/common';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { migrate } from '@app/database';
+import { loadDatabaseUrl, loadEnvFile } from '@app/config';
+import { describeDatabase, migrate } from '@app/database';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { runApi as runApiWithTypes } from '../../api/src/run-api';
 import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
@@ -51,11 +52,21 @@ export function runWorker(options: PunctualServerOptions = {}): void {
   });
 }
 
+/** What `migrateDatabase` did: where (`host:port/name`, never credentials) and which migrations it applied. */
+export interface MigrationOutcome {
+  readonly database: string;
+  readonly applied: string[];
+}
+
 /**
- * Applies every pending migration to the database at `databaseUrl` (creating the database when it
- * does not exist); answers the names of those it applied. Run it before the first start and after
- * each upgrade. A function of its own, so the package's declarations expose no database internals.
+ * Applies every pending migration (creating the database when it does not exist). Without
+ * `databaseUrl` it migrates the database `runApi` and `runWorker` would use: `DATABASE_URL` from
+ * the environment, else from `.env` in the working directory, else the documented default; a
+ * malformed one rejects with a message naming the variable. Run it before the first start and
+ * after each upgrade. A function of its own, so the package's declarations expose no database internals.
  */
-export function migrateDatabase(databaseUrl: string): Promise<string[]> {
-  return migrate(databaseUrl);
+export async function migrateDatabase(databaseUrl?: string): Promise<MigrationOutcome> {
+  if (databaseUrl === undefined) loadEnvFile();
+  const url = databaseUrl ?? loadDatabaseUrl();
+  return { database: describeDatabase(url), applied: await migrate(url) };
 }

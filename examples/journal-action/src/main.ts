@@ -11,8 +11,10 @@ const role = process.argv[2];
 if (role === 'api') runApi(journal);
 else if (role === 'worker') runWorker(journal);
 else if (role === 'migrate') {
-  migrateDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/punctual').then(
-    (applied) => console.log(applied.length ? `Applied ${applied.join(', ')}` : 'Database schema is up to date'),
+  // The database runApi and runWorker use: DATABASE_URL from the environment or .env.
+  migrateDatabase().then(
+    ({ database, applied }) =>
+      console.log(applied.length ? `Applied to ${database}: ${applied.join(', ')}` : `Database schema of ${database} is up to date`),
     (error: Error) => {
       console.error(`Migration failed: ${error.message}`);
       process.exit(1);

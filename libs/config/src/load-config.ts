@@ -24,6 +24,18 @@ function describe(error: ZodError, present: Record<string, string | undefined>):
   });
 }
 
+/**
+ * The database the processes of this environment use: `DATABASE_URL` as the API and the worker
+ * read it (with its default), for a migration that must reach the same database. Throws a
+ * `ConfigError` naming the variable when it is malformed.
+ */
+export function loadDatabaseUrl(source: NodeJS.ProcessEnv = process.env): string {
+  const present = source.DATABASE_URL ? { DATABASE_URL: source.DATABASE_URL } : {};
+  const parsed = envSchema.pick({ DATABASE_URL: true }).safeParse(present, { error: envIssueMessage });
+  if (!parsed.success) throw new ConfigError(describe(parsed.error, present));
+  return parsed.data.DATABASE_URL;
+}
+
 /** Validates the environment once and returns the typed configuration. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualConfig {
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined && value !== ''));

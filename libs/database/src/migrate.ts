@@ -2,6 +2,12 @@ import { DataSource } from 'typeorm';
 import { Client } from 'pg';
 import { dataSourceOptions } from './data-source-options';
 
+/** `host:port/name` of a database URL, never its credentials: what a migration names in its output. */
+export function describeDatabase(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.host}${parsed.pathname}`;
+}
+
 /** Creates the database named in the URL when it does not exist yet (a fresh machine, a test run). */
 export async function ensureDatabase(url: string): Promise<void> {
   const target = new URL(url);
