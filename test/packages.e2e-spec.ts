@@ -219,6 +219,14 @@ describe('The packed packages, installed in projects outside the repository (con
     expect(seen.webhooks).toHaveLength(1);
     expect(seen.refusal).toBe(400);
 
+    // The client's command line is installed as punctual, and reads the same API.
+    const help = await command('npx', ['--no-install', 'punctual', '--help'], project);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: punctual <command>') });
+    const cli = ['--no-install', 'punctual', 'get', seen.created.id, '--url', api.client.baseUrl, '--key-id', TEST_KEY.keyId, '--secret', TEST_KEY.secret];
+    const read = await command('npx', cli, project);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual(seen.created);
+
     // A wrong body is refused by the compiler, from the declarations alone.
     await writeFile(
       join(project, 'use-client.ts'),
