@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
-import { ActionResource, PunctualClient, PunctualError } from '@punctual/client';
+import { ActionResource, CreateActionBody, PunctualClient, PunctualError } from '@punctual/client';
 import { HttpReceiver, TEST_KEY, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { API_READY, AppProcess, WORKER_READY } from './support/app-process';
@@ -26,12 +26,13 @@ import {
 jest.setTimeout(600_000);
 
 const USE_CLIENT = `
-import { ActionResource, PunctualClient, PunctualError } from '@punctual/client';
+import { ActionResource, PunctualClient, PunctualError, UntypedActionTypes } from '@punctual/client';
 
 async function main(): Promise<void> {
   const [baseUrl, transport, keyId, secret] = process.argv.slice(2);
   const http = PunctualClient.overHttp({ baseUrl, keyId, secret });
-  const rpc = PunctualClient.overRpc({ transport, keyId, secret });
+  // Untyped, to send a type the server does not know.
+  const rpc = PunctualClient.overRpc<UntypedActionTypes>({ transport, keyId, secret });
   const created: ActionResource = await http.create({
     action: 'HTTP_REQUEST',
     executionTime: Date.now() + 3_600_000,
@@ -70,8 +71,69 @@ export class MismatchedFulfillment implements ActionFulfillment<OtherData> {
 }
 `;
 
+/** The example project's own types, as a producer may declare them: an interface of each type's data by name. */
+interface JournalActionTypes {
+  JOURNAL_ENTRY: { text: string };
+  SIGNED_PING: { url: string; text: string };
+}
+
+/** Typed creates of the example project's types and of built-in ones, through its map made from the definitions: they compile. */
+const TYPED_CREATES = `
+import { PunctualClient } from '@punctual/client';
+import { JournalActionTypes } from './action-types';
+
+const punctual = PunctualClient.overHttp<JournalActionTypes>({ baseUrl: 'http://127.0.0.1:9', keyId: 'k', secret: 's' });
+
+export const calls = [
+  // The data class's method (lineFor) is not part of the data.
+  () => punctual.create({ action: 'JOURNAL_ENTRY', data: { text: 'one line' } }),
+  () => punctual.create({ action: 'SIGNED_PING', executionTime: Date.now(), data: { url: 'https://example.com/ping', text: 'hi' } }),
+  () => punctual.create({
+    action: 'SEND_NOTIFICATION',
+    data: { notificationType: 'EMAIL', email: 'ada@example.com', templateType: 'PAYMENT_RECEIVED_NOTIFICATION', subject: 'Paid', name: 'Ada' },
+  }),
+  () => punctual.createBatch([
+    { action: 'HTTP_REQUEST', data: { url: 'https://example.com/hook', method: 'POST', body: { id: 1 } } },
+    { action: 'MESSAGE', cron: '0 9 * * *', repeat: true, data: { pattern: 'journal.daily', payload: null } },
+  ]),
+  () => punctual.preview({ action: 'JOURNAL_ENTRY', cron: '0 9 * * *', repeat: true, data: { text: 'daily' } }, 3),
+  () => punctual.update<'JOURNAL_ENTRY'>('an-id', { data: { text: 'changed' } }),
+  () => punctual.list({ action: 'SIGNED_PING' }),
+];
+`;
+
+/** Files that must not compile, and what the compiler says of each. */
+const MISTYPED_CREATES: Record<string, { source: string; error: RegExp }> = {
+  'wrong-name.ts': {
+    source: `
+import { PunctualClient } from '@punctual/client';
+import { JournalActionTypes } from './action-types';
+
+void PunctualClient.overHttp<JournalActionTypes>({ baseUrl: '', keyId: '', secret: '' }).create({ action: 'JOURNAL_ENTRI', data: { text: 'typo' } });
+`,
+    error: /wrong-name\.ts.*'"JOURNAL_ENTRI"' is not assignable to type/s,
+  },
+  'wrong-data.ts': {
+    source: `
+import { PunctualClient } from '@punctual/client';
+import { JournalActionTypes } from './action-types';
+
+void PunctualClient.overHttp<JournalActionTypes>({ baseUrl: '', keyId: '', secret: '' }).create({ action: 'JOURNAL_ENTRY', data: { txt: 'typo' } });
+`,
+    error: /wrong-data\.ts.*'txt' does not exist in type/s,
+  },
+  'wrong-built-in-data.ts': {
+    source: `
+import { PunctualClient } from '@punctual/client';
+
+void PunctualClient.overRpc({ transport: '', keyId: '', secret: '' }).create({ action: 'HTTP_REQUEST', data: { url: 'https://example.com', method: 'FETCH' } });
+`,
+    error: /wrong-built-in-data\.ts.*'"FETCH"' is not assignable to type/s,
+  },
+};
+
 /** The action once it reached `status`, read through the packed client. */
-function untilStatus(punctual: PunctualClient, id: string, status: string): Promise<ActionResource> {
+function untilStatus(punctual: PunctualClient<JournalActionTypes>, id: string, status: string): Promise<ActionResource> {
   return waitUntil(
     `action ${id} to be ${status}`,
     async () => {
@@ -157,10 +219,18 @@ describe('The packed packages, installed in projects outside the repository (con
     expect(seen.webhooks).toHaveLength(1);
     expect(seen.refusal).toBe(400);
 
+    // The client's command line is installed as punctual, and reads the same API.
+    const help = await command('npx', ['--no-install', 'punctual', '--help'], project);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: punctual <command>') });
+    const cli = ['--no-install', 'punctual', 'get', seen.created.id, '--url', api.client.baseUrl, '--key-id', TEST_KEY.keyId, '--secret', TEST_KEY.secret];
+    const read = await command('npx', cli, project);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(read.stdout)).toEqual(seen.created);
+
     // A wrong body is refused by the compiler, from the declarations alone.
     await writeFile(
       join(project, 'use-client.ts'),
-      `${USE_CLIENT}\nvoid PunctualClient.overHttp({ baseUrl: '', keyId: '', secret: '' }).create({ action: 'X', data: {}, frequency: 'YEARLY' });\n`,
+      `${USE_CLIENT}\nvoid PunctualClient.overHttp({ baseUrl: '', keyId: '', secret: '' }).create({ action: 'HTTP_REQUEST', data: { url: '' }, frequency: 'YEARLY' });\n`,
     );
     const refused = await command(process.execPath, tsc, project);
     expect(refused.code).not.toBe(0);
@@ -182,7 +252,16 @@ describe('The packed packages, installed in projects outside the repository (con
     const ioredis = await installedCopies(project, 'ioredis');
     expect(Object.keys(ioredis)).toEqual(['node_modules/ioredis']);
     expect(ioredis['node_modules/ioredis']).toMatch(/^5\./);
+    // Its creates are typed with a map made from its definitions: the types it names and the data it gives are checked.
+    await writeFile(join(project, 'src', 'typed-creates.ts'), TYPED_CREATES);
     await mustRun(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json'], project);
+    for (const [file, { source, error }] of Object.entries(MISTYPED_CREATES)) {
+      await writeFile(join(project, 'src', file), source);
+      const mistyped = await command(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit'], project);
+      expect({ file, failed: mistyped.code !== 0 }).toEqual({ file, failed: true });
+      expect(mistyped.output).toMatch(error);
+      await rm(join(project, 'src', file));
+    }
 
     // A fulfillment that takes another type's data does not compile.
     await writeFile(join(project, 'src', 'mismatched.fulfillment.ts'), MISMATCHED_FULFILLMENT);
@@ -207,7 +286,7 @@ describe('The packed packages, installed in projects outside the repository (con
     const env = { PORT: port, RPC_TRANSPORT_URL: 'off', JOURNAL_FILE: journal };
     processes.push(await new AppProcess('api', env, { cwd: project, nodeArgs: ['dist/main.js', 'api'] }).ready(API_READY));
     processes.push(await new AppProcess('worker', env, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
-    const punctual = PunctualClient.overHttp({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
+    const punctual = PunctualClient.overHttp<JournalActionTypes>({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
 
     // Its data is checked by the API with the project's schema: a refusal stores nothing.
     const before = await storedCounts(api.db);
@@ -257,7 +336,11 @@ describe('The packed packages, installed in projects outside the repository (con
 
       // The API judges the project's @OutboundUrl() field against the deployment's egress policy, as it does HTTP_REQUEST's.
       const before = await storedCounts(api.db);
-      const metadataAddress = { action: 'SIGNED_PING', executionTime: Date.now(), data: { url: 'http://169.254.169.254/latest', text: 'hi' } };
+      const metadataAddress: CreateActionBody<JournalActionTypes> = {
+        action: 'SIGNED_PING',
+        executionTime: Date.now(),
+        data: { url: 'http://169.254.169.254/latest', text: 'hi' },
+      };
       const refusal = await punctual.create(metadataAddress).catch((error: unknown) => error);
       expect((refusal as PunctualError).statusCode).toBe(400);
       expect((refusal as PunctualError).problems).toContain('data.url: the destination is not allowed (169.254.169.254 is a link-local address)');
@@ -290,11 +373,11 @@ describe('The packed packages, installed in projects outside the repository (con
   });
 
   /** Starts the built project's API and worker on a free port; answers a client of that API. */
-  async function startProjectApps(project: string): Promise<PunctualClient> {
+  async function startProjectApps(project: string): Promise<PunctualClient<JournalActionTypes>> {
     const port = await freePort();
     const env = { PORT: port, RPC_TRANSPORT_URL: 'off', JOURNAL_FILE: join(project, 'journal.txt') };
     processes.push(await new AppProcess('api', env, { cwd: project, nodeArgs: ['dist/main.js', 'api'] }).ready(API_READY));
     processes.push(await new AppProcess('worker', env, { cwd: project, nodeArgs: ['dist/main.js', 'worker'] }).ready(WORKER_READY));
-    return PunctualClient.overHttp({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
+    return PunctualClient.overHttp<JournalActionTypes>({ baseUrl: `http://127.0.0.1:${port}`, ...TEST_KEY });
   }
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { RPC_PATTERNS } from '@punctual/contract';
-import { CreateActionRequest, PunctualClient, SignedRpc } from '@punctual/client';
+import { CreateActionRequest, PunctualClient, SignedRpc, UntypedActionTypes } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { refusal } from './support/refusal';
@@ -14,15 +14,15 @@ describe.each([
   ['NATS', NATS_URL],
 ])('Every /actions route as a message pattern over %s (contract §7)', (_name, transportUrl) => {
   let api: ApiTestApp;
-  let rpc: PunctualClient;
+  let rpc: PunctualClient<UntypedActionTypes>;
   let raw: SignedRpc;
-  let http: PunctualClient;
+  let http: PunctualClient<UntypedActionTypes>;
 
   beforeAll(async () => {
     api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: transportUrl, ...ONE_TRUST_DOMAIN_NATS });
     rpc = api.rpc();
     raw = new SignedRpc({ transport: transportUrl, ...TEST_KEY, timeoutMs: 5_000 });
-    http = PunctualClient.overHttp({ baseUrl: api.client.baseUrl, ...TEST_KEY });
+    http = PunctualClient.overHttp<UntypedActionTypes>({ baseUrl: api.client.baseUrl, ...TEST_KEY });
   });
   afterAll(async () => {
     await raw?.close();

@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { NatsConnection, PermissionViolationError, connect } from '@nats-io/transport-node';
 import Redis from 'ioredis';
-import { ActionResource, CreateActionRequest, PunctualClient, RPC_PATTERNS, signedMessage } from '@punctual/client';
+import { ActionResource, CreateActionRequest, PunctualClient, RPC_PATTERNS, UntypedActionTypes, signedMessage } from '@punctual/client';
 import { SIGNATURE_HEADERS } from '@punctual/contract';
 import { waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -14,8 +14,8 @@ const KEY_A = { keyId: 'team-a-key', secret: 'team-a-secret-0123456789' };
 const KEY_B = { keyId: 'team-b-key', secret: 'team-b-secret-0123456789' };
 
 /** A tenant's typed client, holding only that tenant's NATS user and its API key. */
-function tenantClient(user: NatsUser, key: { keyId: string; secret: string }): PunctualClient {
-  return PunctualClient.overRpc({ transport: natsUrlAs(user), inboxPrefix: user.inboxPrefix, ...key, timeoutMs: 10_000 });
+function tenantClient(user: NatsUser, key: { keyId: string; secret: string }): PunctualClient<UntypedActionTypes> {
+  return PunctualClient.overRpc<UntypedActionTypes>({ transport: natsUrlAs(user), inboxPrefix: user.inboxPrefix, ...key, timeoutMs: 10_000 });
 }
 
 /** A raw NATS connection as `user`, and every permission the server refused it, as they arrive. */
@@ -56,8 +56,8 @@ const action = (run: string) => ({ ...notificationExample(3_600_000), metadata: 
 
 describe('RPC on NATS with a user per tenant: no tenant reads, answers or suppresses another’s messages (contract §16)', () => {
   let api: ApiTestApp;
-  let a: PunctualClient;
-  let b: PunctualClient;
+  let a: PunctualClient<UntypedActionTypes>;
+  let b: PunctualClient<UntypedActionTypes>;
 
   beforeAll(async () => {
     // The server must be the one of config/nats/tenants.conf: it lets no one in without a user.

@@ -21,7 +21,7 @@ export interface IngestFigures {
   batchCpuMsPerAction?: CpuPerAction<'api' | 'postgres' | 'redis'>;
 }
 
-const farFuture = () => ({ action: 'HTTP_REQUEST', executionTime: Date.now() + 86_400_000, data: { url: 'http://127.0.0.1:1/never' } });
+const farFuture = () => ({ action: 'HTTP_REQUEST' as const, executionTime: Date.now() + 86_400_000, data: { url: 'http://127.0.0.1:1/never' } });
 
 type Timed = { seconds: number; latencies: number[] };
 

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
-import { PunctualClient } from '@punctual/client';
+import { PunctualClient, UntypedActionTypes } from '@punctual/client';
 import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
@@ -18,8 +18,8 @@ export interface ApiTestApp {
   /** Raw signed HTTP with the test key: status, headers and body as they came. */
   client: TestHttp;
   db: DataSource;
-  /** A typed client over RPC on the API's transport (`RPC_TRANSPORT_URL`), signing with the test key; closed with the app. */
-  rpc(): PunctualClient;
+  /** A client over RPC on the API's transport (`RPC_TRANSPORT_URL`), signing with the test key; closed with the app. Untyped: specs send what the API must judge. */
+  rpc(): PunctualClient<UntypedActionTypes>;
   close(): Promise<void>;
 }
 
@@ -36,14 +36,14 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const transport = app.get(PunctualConfig).rpc.transport;
-  let rpc: PunctualClient | undefined;
+  let rpc: PunctualClient<UntypedActionTypes> | undefined;
   return {
     app,
     client: testHttp(`http://127.0.0.1:${address.port}`),
     db: app.get(DataSource),
     rpc: () => {
       if (!transport) throw new Error('This API runs with RPC_TRANSPORT_URL=off');
-      rpc ??= PunctualClient.overRpc({ transport, ...TEST_KEY, timeoutMs: 5_000 });
+      rpc ??= PunctualClient.overRpc<UntypedActionTypes>({ transport, ...TEST_KEY, timeoutMs: 5_000 });
       return rpc;
     },
     close: async () => {

@@ -1,18 +1,21 @@
 import {
   ActionBatch,
+  ActionName,
   ActionPage,
   ActionResource,
   ActionStats,
   CalendarListResource,
   CalendarResource,
-  CreateActionRequest,
+  CreateActionBody,
   CreateWebhookRequest,
   CreatedWebhookResource,
   DeliveryPage,
   DeliveryResource,
   HistoryEntry,
   HistoryParams,
+  KnownActionTypes,
   ListActionsParams,
+  NoActionTypes,
   Occurrences,
   PageParams,
   PutCalendarRequest,
@@ -49,12 +52,17 @@ type Query = Record<string, string | number | undefined>;
  * verifies with; every answer is typed as the API sends it; every refusal is a `PunctualError`
  * with the status code.
  *
+ * `Types` maps the project's own action types to their data (`{ SEND_SMS: SmsData }`, or
+ * `ActionTypeMap<typeof SEND_SMS>` from `defineActionType` results); the built-in types are always
+ * known. A create must name a known type and give it that type's data, or it does not compile.
+ * `UntypedActionTypes` takes any name and any JSON object, as the API does before checking them.
+ *
  * @example
- * const punctual = PunctualClient.overRpc({ transport: 'redis://127.0.0.1:6379', keyId: 'billing', secret });
+ * const punctual = PunctualClient.overRpc<ActionTypeMap<typeof SEND_SMS>>({ transport: 'redis://127.0.0.1:6379', keyId: 'billing', secret });
  * const action = await punctual.create({ action: 'MESSAGE', executionTime: trialEnd, data: { pattern: 'billing.downgrade', payload: { accountId } } },
  *   { idempotencyKey: `downgrade-${accountId}` });
  */
-export class PunctualClient {
+export class PunctualClient<Types extends object = NoActionTypes> {
   /** The calendars whose dates repeating actions skip. */
   readonly calendars: PunctualCalendars;
 
@@ -63,16 +71,16 @@ export class PunctualClient {
   }
 
   /** A client over HTTP: every `/actions` route, and the `/webhooks` routes under `webhooks`. */
-  static overHttp(options: SignedHttpOptions): PunctualHttpClient {
-    return new PunctualHttpClient(new SignedHttp(options));
+  static overHttp<Types extends object = NoActionTypes>(options: SignedHttpOptions): PunctualHttpClient<Types> {
+    return new PunctualHttpClient<Types>(new SignedHttp(options));
   }
 
-  static overRpc(options: SignedRpcOptions): PunctualClient {
-    return new PunctualClient(new RpcDoor(new SignedRpc(options)));
+  static overRpc<Types extends object = NoActionTypes>(options: SignedRpcOptions): PunctualClient<Types> {
+    return new PunctualClient<Types>(new RpcDoor(new SignedRpc(options)));
   }
 
   /** Creates an action; with an idempotency key, a repeat returns the action created the first time. */
-  create(body: CreateActionRequest, options: { idempotencyKey?: string } = {}): Promise<ActionResource> {
+  create(body: CreateActionBody<Types>, options: { idempotencyKey?: string } = {}): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'POST', path: '/actions', body },
       rpc: { pattern: RPC_PATTERNS.create, body },
@@ -81,13 +89,13 @@ export class PunctualClient {
   }
 
   /** Creates up to 1000 actions, all or none. */
-  createBatch(items: CreateActionRequest[]): Promise<ActionBatch> {
+  createBatch(items: readonly CreateActionBody<Types>[]): Promise<ActionBatch> {
     const body = { items };
     return this.door.call({ http: { method: 'POST', path: '/actions/batch', body }, rpc: { pattern: RPC_PATTERNS.createBatch, body } });
   }
 
   /** The times a create body would run at; nothing is stored. */
-  preview(action: CreateActionRequest, count?: number): Promise<Occurrences> {
+  preview(action: CreateActionBody<Types>, count?: number): Promise<Occurrences> {
     return this.door.call({
       http: { method: 'POST', path: `/actions/preview${queryString({ count })}`, body: action },
       rpc: { pattern: RPC_PATTERNS.preview, body: { action, count } },
@@ -98,7 +106,7 @@ export class PunctualClient {
     return this.door.call({ http: { method: 'GET', path: `/actions/${encodeURIComponent(id)}` }, rpc: { pattern: RPC_PATTERNS.get, body: { id } } });
   }
 
-  list(params: ListActionsParams = {}): Promise<ActionPage> {
+  list(params: ListActionsParams<ActionName<Types>> = {}): Promise<ActionPage> {
     return this.door.call({ http: { method: 'GET', path: `/actions${queryString({ ...params })}` }, rpc: { pattern: RPC_PATTERNS.list, body: params } });
   }
 
@@ -121,7 +129,14 @@ export class PunctualClient {
     });
   }
 
-  update(id: string, changes: UpdateActionRequest): Promise<ActionResource> {
+  /**
+   * Changes the fields given. New `data` replaces the action's and must be data of a known type;
+   * name the type (`update<'SEND_SMS'>(id, { data })`) to have it checked against that type's alone.
+   */
+  update<Name extends ActionName<Types> = ActionName<Types>>(
+    id: string,
+    changes: UpdateActionRequest<KnownActionTypes<Types>[Name]>,
+  ): Promise<ActionResource> {
     return this.door.call({
       http: { method: 'PATCH', path: `/actions/${encodeURIComponent(id)}`, body: changes },
       rpc: { pattern: RPC_PATTERNS.update, body: { id, changes } },
@@ -211,7 +226,7 @@ export class PunctualCalendars {
 }
 
 /** A client over HTTP, which also reaches the `/webhooks` routes (they have no message patterns). */
-export class PunctualHttpClient extends PunctualClient {
+export class PunctualHttpClient<Types extends object = NoActionTypes> extends PunctualClient<Types> {
   /** Lifecycle webhook subscriptions and their deliveries. */
   readonly webhooks: PunctualWebhooks;
 

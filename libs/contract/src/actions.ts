@@ -25,14 +25,18 @@ export interface RetryPolicyBody {
 /** Time as the API accepts it: epoch milliseconds (from 100,000,000,000: a smaller number is refused as seconds), an ISO-8601 string with a zone, or a Date (sent as ISO). */
 export type ApiTime = number | string | Date;
 
-/** The body of `POST /actions`, of each item of a batch, and of a preview. */
-export interface CreateActionRequest {
+/**
+ * The body of `POST /actions`, of each item of a batch, and of a preview. `Action` and `Data` narrow
+ * it to one action type (`CreateActionBody` makes the union of a map of types); by default any name
+ * and any JSON object, as the API takes them before checking them.
+ */
+export interface CreateActionRequest<Action extends string = string, Data = JsonObject> {
   /** A registered action type, e.g. `HTTP_REQUEST`. */
-  action: string;
+  action: Action;
   /** When to run; may be left out with `cron` (the first cron time from now). */
   executionTime?: ApiTime;
   /** Checked against the action type's schema. */
-  data: JsonObject;
+  data: Data;
   metadata?: JsonObject;
   repeat?: boolean;
   frequency?: FrequencyName;
@@ -59,8 +63,14 @@ export interface DstPolicyBody {
   overlap: 'first' | 'last' | 'both';
 }
 
-/** The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl`, `jitterMs` and `calendar`, and sets `dstPolicy` back to its default. */
-export type UpdateActionRequest = Omit<Partial<CreateActionRequest>, 'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'> & {
+/**
+ * The body of `PATCH /actions/:id`: the fields to change (not the type); `null` clears `endAt`, `retryPolicy`, `callbackUrl`, `jitterMs` and `calendar`,
+ * and sets `dstPolicy` back to its default. `Data` is what `data` may be: the whole new data of the action's type.
+ */
+export type UpdateActionRequest<Data = JsonObject> = Omit<
+  Partial<CreateActionRequest<string, Data>>,
+  'action' | 'endAt' | 'retryPolicy' | 'callbackUrl'
+> & {
   endAt?: ApiTime | null;
   retryPolicy?: RetryPolicyBody | null;
   callbackUrl?: string | null;
@@ -165,10 +175,10 @@ export interface PageParams {
   cursor?: string;
 }
 
-/** The query of `GET /actions`. */
-export interface ListActionsParams extends PageParams {
+/** The query of `GET /actions`; `Action` is the names the `action` filter may take. */
+export interface ListActionsParams<Action extends string = string> extends PageParams {
   status?: ActionStatusName;
-  action?: string;
+  action?: Action;
 }
 
 /** The query of `GET /actions/:id/history`: one page, oldest first (up to 1000 entries). */

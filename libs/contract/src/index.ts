@@ -1,3 +1,4 @@
+export * from './action-types';
 export * from './actions';
 export * from './calendars';
 export * from './error-body';

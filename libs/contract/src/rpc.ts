@@ -1,3 +1,5 @@
+import { signRequest } from './sign-request';
+
 /** The message patterns the API serves, one per `/actions` route. */
 export const RPC_PATTERNS = {
   create: 'punctual.actions.create',
@@ -27,4 +29,9 @@ export type RpcPattern = (typeof RPC_PATTERNS)[keyof typeof RPC_PATTERNS];
 export interface RpcMessage {
   headers: Record<string, string>;
   body: string;
+}
+
+/** A message carrying `bodyText` as it is, signed for `pattern` (METHOD `RPC`, PATH the pattern). */
+export function signedMessage(key: { keyId: string; secret: string }, pattern: string, bodyText: string): RpcMessage {
+  return { headers: signRequest({ ...key, method: 'RPC', pathWithQuery: pattern, body: bodyText }), body: bodyText };
 }

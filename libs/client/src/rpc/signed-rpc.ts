@@ -1,6 +1,6 @@
 import { ClientProxy, ClientProxyFactory } from '@nestjs/microservices';
 import { TimeoutError, firstValueFrom, timeout } from 'rxjs';
-import { RpcMessage, TransportUrl, signRequest } from '@punctual/contract';
+import { RpcMessage, TransportUrl, signedMessage } from '@punctual/contract';
 import { PunctualError, PunctualTimeoutError, asErrorBody } from '../punctual-error';
 import { TransportSettings, microserviceOptions } from '../transport-options';
 
@@ -16,11 +16,6 @@ export interface RpcSendOptions {
   rawBody?: string;
   /** Leave the signature headers off. */
   unsigned?: boolean;
-}
-
-/** A message carrying `bodyText` as it is, signed for `pattern` (METHOD `RPC`, PATH the pattern). */
-export function signedMessage(key: { keyId: string; secret: string }, pattern: string, bodyText: string): RpcMessage {
-  return { headers: signRequest({ ...key, method: 'RPC', pathWithQuery: pattern, body: bodyText }), body: bodyText };
 }
 
 export interface SignedRpcOptions extends TransportSettings {
