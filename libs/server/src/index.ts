@@ -4,9 +4,9 @@ import { Type } from '@nestjs/common';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 import { migrate } from '@app/database';
 import { ActionTypeDefinition } from '@punctual/sdk';
-import { runApi as runApiWithTypes } from '../../api/src/run-api';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
-import { runWorker as runWorkerWithTypes } from '../../worker/src/run-worker';
+import { runApi as runApiWithTypes } from './api/run-api';
+import { BUILT_IN_FULFILLMENT_MODULES } from './worker/fulfillments/built-in-fulfillments';
+import { runWorker as runWorkerWithTypes } from './worker/run-worker';
 
 /**
  * The one way a fulfillment of a project's own should call a URL, under the egress rules the built-in
