@@ -1,11 +1,16 @@
 // @ts-check
-// The layering, as lint rules: apps import libs, libs never import apps, the packages a project
-// installs (contract, client, SDK) import no server code, the API's and the worker's module trees
-// (libs/server) do not import each other, and the domain imports nothing of ours.
+// The layering, as lint rules: apps import libs, libs never import apps, an app's sources are its
+// own, the packages a project installs (contract, client, SDK) import no server code, the API's and
+// the worker's module trees (libs/server) do not import each other, and the domain imports nothing of ours.
 // One `no-restricted-imports` entry per kind of file, since a later entry replaces an earlier one.
 
 /** A relative path into an app (`../../../apps/api/…`). */
 const INTO_APPS = { regex: '(^|/)apps/', message: 'libs never import apps: move what both need into a lib.' };
+/** A path into one app's sources (`../apps/api/src/…`), from anywhere but that app. */
+const intoApp = (app) => ({
+  regex: `(^|/)apps/${app}(/|$)`,
+  message: `apps/${app} is private to that app: import what it runs from @punctual/server (or, in this repository's specs, @app/server).`,
+});
 /** A path into the other of the API and the worker (`../worker/…`, `../../api/src/…`). */
 const apartFrom = (other) => ({ regex: `(^|/)${other}/`, message: 'The API and the worker do not import each other: what both need belongs in a lib below them.' });
 /** A relative path into another lib's sources (`../../signature/src/…`), which skips its index and its boundary. */
@@ -27,6 +32,12 @@ const restrict = (files, patterns) => ({
 });
 
 const boundaries = [
+  // Specs, the benchmark and scripts included: only an app itself imports its sources.
+  {
+    files: ['**/*.ts'],
+    ignores: ['apps/api/**', 'apps/worker/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [intoApp('api'), intoApp('worker')] }] },
+  },
   restrict(['libs/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB]),
   restrict(['libs/domain/**/*.ts'], [
     INTO_APPS,

@@ -61,8 +61,31 @@ describe('Lint keeps the layering', () => {
       /client is a package of its own/,
     ],
     ['the API app importing the worker app', 'apps/api/src/main.ts', "import { runWorker } from '../../worker/src/main';", /do not import each other/],
-    ['the API’s module tree importing the worker’s', 'libs/server/src/api/api.module.ts', "import { WorkerModule } from '../worker/worker.module';", /do not import each other/],
-    ['the worker’s module tree importing the API’s', 'libs/server/src/worker/worker.module.ts', "import { ApiModule } from '../api/api.module';", /do not import each other/],
+    [
+      'the API’s module tree importing the worker’s',
+      'libs/server/src/api/api.module.ts',
+      "import { WorkerModule } from '../worker/worker.module';",
+      /do not import each other/,
+    ],
+    [
+      'the worker’s module tree importing the API’s',
+      'libs/server/src/worker/worker.module.ts',
+      "import { ApiModule } from '../api/api.module';",
+      /do not import each other/,
+    ],
+    ['a spec importing an app’s sources', 'test/support/api-test-app.ts', "import { runApi } from '../../apps/api/src/main';", /apps\/api is private/],
+    [
+      'the benchmark importing an app’s sources',
+      'bench/apps/worker.ts',
+      "import { runWorker } from '../../apps/worker/src/main';",
+      /apps\/worker is private/,
+    ],
+    [
+      'a lib’s spec importing an app’s sources',
+      'libs/server/src/package-manifests.spec.ts',
+      "import { runApi } from '../../../apps/api/src/main';",
+      /apps\/api is private/,
+    ],
   ])('refuses %s', async (_what, path, source, message) => {
     const found = await refusals(path, source);
     expect(found).toHaveLength(1);
