@@ -1,7 +1,8 @@
 // @ts-check
-// The layering, as lint rules: apps import libs, libs never import apps, an app's sources are its
-// own, the packages a project installs (contract, client, SDK) import no server code, the API's and
-// the worker's module trees (libs/server) do not import each other, and the domain imports nothing of ours.
+// The layering, as lint rules: apps import libs, libs never import apps nor the server that stands on
+// them, an app's sources are its own, the packages a project installs (contract, client, SDK) import no
+// server code, the API's and the worker's module trees (libs/server) do not import each other, and the
+// domain imports nothing of ours.
 // One `no-restricted-imports` entry per kind of file, since a later entry replaces an earlier one.
 
 /** A relative path into an app (`../../../apps/api/…`). */
@@ -13,6 +14,8 @@ const intoApp = (app) => ({
 });
 /** A path into the other of the API and the worker (`../worker/…`, `../../api/src/…`). */
 const apartFrom = (other) => ({ regex: `(^|/)${other}/`, message: 'The API and the worker do not import each other: what both need belongs in a lib below them.' });
+/** The server by name: it stands on the other libs (the built-in types among them), so none imports it, nor it itself. */
+const INTO_SERVER = { regex: '^@(punctual|app)/server$', message: 'libs/server stands on the other libs: a lib never imports it.' };
 /** A relative path into another lib's sources (`../../signature/src/…`), which skips its index and its boundary. */
 const INTO_ANOTHER_LIB = { regex: '^(\\.\\./)+[^./][^/]*/src(/|$)', message: 'Import another lib by its name (@app/… or @punctual/…), not by path.' };
 
@@ -38,7 +41,7 @@ const boundaries = [
     ignores: ['apps/api/**', 'apps/worker/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [intoApp('api'), intoApp('worker')] }] },
   },
-  restrict(['libs/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB]),
+  restrict(['libs/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB]),
   restrict(['libs/domain/**/*.ts'], [
     INTO_APPS,
     INTO_ANOTHER_LIB,
@@ -52,8 +55,8 @@ const boundaries = [
     onlyImports('The SDK', ['@nestjs/common', 'class-validator', 'class-transformer', 'reflect-metadata']),
   ]),
   restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs'])]),
-  restrict(['libs/server/src/api/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, apartFrom('worker')]),
-  restrict(['libs/server/src/worker/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, apartFrom('api')]),
+  restrict(['libs/server/src/api/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('worker')]),
+  restrict(['libs/server/src/worker/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('api')]),
   restrict(['apps/api/**/*.ts'], [apartFrom('worker')]),
   restrict(['apps/worker/**/*.ts'], [apartFrom('api')]),
 ];

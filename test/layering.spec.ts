@@ -25,6 +25,12 @@ describe('Lint keeps the layering', () => {
       /libs never import apps/,
     ],
     [
+      'a built-in type importing the server, which stands on it',
+      'libs/built-in-actions/src/message/message.fulfillment.ts',
+      "import { runWorker } from '@punctual/server';",
+      /stands on the other libs/,
+    ],
+    [
       'a lib reaching into another lib by path',
       'libs/client/src/http/signed-http.ts',
       "import { signRequest } from '../../../signature/src/sign-request';",

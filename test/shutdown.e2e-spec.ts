@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { waitUntil } from '@app/testing';
-import { BUILT_IN_FULFILLMENT_MODULES } from '@app/server';
+import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { useProcessStack } from './support/process-stack';
 import { AppProcess, WORKER_READY } from './support/app-process';
 import { TYPES_WITH_WAIT, WaitModule } from './support/waiting-worker';

@@ -1,11 +1,10 @@
 // `@punctual/server`: Punctual's API and worker as functions, for a project that adds its own
 // action types without copying or editing Punctual's code.
 import { Type } from '@nestjs/common';
-import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { BUILT_IN_ACTION_TYPES, BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { migrate } from '@app/database';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { runApi as runApiWithTypes } from './api/run-api';
-import { BUILT_IN_FULFILLMENT_MODULES } from './worker/fulfillments/built-in-fulfillments';
 import { runWorker as runWorkerWithTypes } from './worker/run-worker';
 
 /**

@@ -12,4 +12,3 @@ export { WorkerHttpServer } from './worker/http/worker-http.server';
 export { QueueConsumers } from './worker/execution/queue-consumers';
 export { WorkerPresence } from './worker/execution/worker-presence';
 export { RetentionLoop } from './worker/housekeeping/retention.loop';
-export { BUILT_IN_FULFILLMENT_MODULES } from './worker/fulfillments/built-in-fulfillments';
