@@ -1,10 +1,21 @@
 // @ts-check
-// The layering, as lint rules: apps import libs, libs never import apps, the packages a project
-// installs (contract, client, SDK) import no server code, and the domain imports nothing of ours.
+// The layering, as lint rules: apps import libs, libs never import apps nor the server that stands on
+// them, an app's sources are its own, the packages a project installs (contract, client, SDK) import no
+// server code, the API's and the worker's module trees (libs/server) do not import each other, and the
+// domain imports nothing of ours.
 // One `no-restricted-imports` entry per kind of file, since a later entry replaces an earlier one.
 
 /** A relative path into an app (`../../../apps/api/…`). */
 const INTO_APPS = { regex: '(^|/)apps/', message: 'libs never import apps: move what both need into a lib.' };
+/** A path into one app's sources (`../apps/api/src/…`), from anywhere but that app. */
+const intoApp = (app) => ({
+  regex: `(^|/)apps/${app}(/|$)`,
+  message: `apps/${app} is private to that app: import what it runs from @punctual/server (or, in this repository's specs, @app/server).`,
+});
+/** A path into the other of the API and the worker (`../worker/…`, `../../api/src/…`). */
+const apartFrom = (other) => ({ regex: `(^|/)${other}/`, message: 'The API and the worker do not import each other: what both need belongs in a lib below them.' });
+/** The server by name: it stands on the other libs (the built-in types among them), so none imports it, nor it itself. */
+const INTO_SERVER = { regex: '^@(punctual|app)/server$', message: 'libs/server stands on the other libs: a lib never imports it.' };
 /** A relative path into another lib's sources (`../../signature/src/…`), which skips its index and its boundary. */
 const INTO_ANOTHER_LIB = { regex: '^(\\.\\./)+[^./][^/]*/src(/|$)', message: 'Import another lib by its name (@app/… or @punctual/…), not by path.' };
 
@@ -24,7 +35,13 @@ const restrict = (files, patterns) => ({
 });
 
 const boundaries = [
-  restrict(['libs/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB]),
+  // Specs, the benchmark and scripts included: only an app itself imports its sources.
+  {
+    files: ['**/*.ts'],
+    ignores: ['apps/api/**', 'apps/worker/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [intoApp('api'), intoApp('worker')] }] },
+  },
+  restrict(['libs/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB]),
   restrict(['libs/domain/**/*.ts'], [
     INTO_APPS,
     INTO_ANOTHER_LIB,
@@ -38,8 +55,10 @@ const boundaries = [
     onlyImports('The SDK', ['@nestjs/common', 'class-validator', 'class-transformer', 'reflect-metadata']),
   ]),
   restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs'])]),
-  restrict(['apps/api/**/*.ts'], [{ regex: '(^|/)worker/', message: 'The API and the worker share code through libs, not through each other.' }]),
-  restrict(['apps/worker/**/*.ts'], [{ regex: '(^|/)api/', message: 'The API and the worker share code through libs, not through each other.' }]),
+  restrict(['libs/server/src/api/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('worker')]),
+  restrict(['libs/server/src/worker/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('api')]),
+  restrict(['apps/api/**/*.ts'], [apartFrom('worker')]),
+  restrict(['apps/worker/**/*.ts'], [apartFrom('api')]),
 ];
 
 module.exports = { boundaries };

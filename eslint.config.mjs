@@ -60,7 +60,7 @@ export default tseslint.config(
   },
   {
     // The console's script runs in the browser, as a plain script.
-    files: ['apps/api/src/console/assets/*.js'],
+    files: ['libs/server/src/api/console/assets/*.js'],
     languageOptions: { globals: globals.browser, sourceType: 'script' },
   },
   ...layering.boundaries,

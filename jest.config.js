@@ -14,11 +14,11 @@ const SPECS_WITH_SERVICES = [
   'libs/signature/src/signature.verifier.spec.ts',
   'libs/signature/src/signing-keys.spec.ts',
   // Redis (and Postgres, for the tenants' messaging grants)
-  'apps/worker/src/fulfillments/message/message.fulfillment.spec.ts',
+  'libs/built-in-actions/src/message/message.fulfillment.spec.ts',
   // HTTP and SMTP servers on this machine, Nest modules
-  'apps/worker/src/fulfillments/http-request/http-request.fulfillment.spec.ts',
-  'apps/worker/src/fulfillments/send-notification/send-notification.fulfillment.spec.ts',
-  'apps/worker/src/execution/fulfillment.registry.spec.ts',
+  'libs/built-in-actions/src/http-request/http-request.fulfillment.spec.ts',
+  'libs/built-in-actions/src/send-notification/send-notification.fulfillment.spec.ts',
+  'libs/server/src/worker/execution/fulfillment.registry.spec.ts',
   'libs/outbound/src/client/outbound-client.spec.ts',
 ];
 

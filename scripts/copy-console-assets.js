@@ -3,5 +3,5 @@ const { cpSync } = require('node:fs');
 const { join } = require('node:path');
 
 const [outDir] = process.argv.slice(2);
-const assets = join('apps', 'api', 'src', 'console', 'assets');
+const assets = join('libs', 'server', 'src', 'api', 'console', 'assets');
 cpSync(join(__dirname, '..', assets), join(outDir, assets), { recursive: true });

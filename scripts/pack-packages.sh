@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out="$(mkdir -p "${1:-dist/packages}" && cd "${1:-dist/packages}" && pwd)"
 
-for package in libs/contract libs/sdk libs/client apps/server; do
+for package in libs/contract libs/sdk libs/client libs/server; do
   rm -rf "$package/dist"
   (cd "$package" && npm run --silent build && npm pack --silent --pack-destination "$out" >/dev/null)
 done

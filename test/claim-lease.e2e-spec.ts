@@ -3,11 +3,11 @@ import { Client } from 'pg';
 import { LifecycleStore } from '@app/database';
 import { Clock, transition } from '@app/domain';
 import { HttpReceiver, waitUntil } from '@app/testing';
+import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { addJobByHand } from './support/queue-state';
 import { TYPES_WITH_WAIT, WaitModule, stops } from './support/waiting-worker';
 import { startWorker } from './support/worker-test-app';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
 import { catchUp } from '../libs/domain/src/lifecycle/lifecycle.cases';
 
 /**

@@ -1,7 +1,7 @@
 import { ActivityRepository, EVERY_TENANT, MinuteActivity } from '@app/database';
-import { LastHourActivity } from '../apps/api/src/console/last-hour-activity';
 import { SignedHttp } from '@punctual/client';
 import { HttpReceiver, OTHER_TENANT_KEY, waitUntil } from '@app/testing';
+import { LastHourActivity } from '@app/server';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { basicAuth } from './support/console-browser';
 import { emptyTables, httpRequestExample } from './support/fixtures';

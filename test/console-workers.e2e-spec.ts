@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Browser, BrowserContext, Page } from 'playwright-core';
 import { waitUntil } from '@app/testing';
-import { WorkerPresence } from '../apps/worker/src/execution/worker-presence';
+import { WorkerPresence } from '@app/server';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { restActions } from './support/console-actions';
 import { consoleContext, launchChromium } from './support/console-browser';

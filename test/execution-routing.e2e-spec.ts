@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
+import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { messageText, notificationExample } from './support/fixtures';
 import { ECHO, EchoModule, TYPES_WITH_ECHO, echoed } from './support/echo-action-type';

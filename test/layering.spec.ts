@@ -21,8 +21,14 @@ describe('Lint keeps the layering', () => {
     [
       'a lib importing an app',
       'libs/scheduling/src/action-scheduler.ts',
-      "import { ApiModule } from '../../../apps/api/src/api.module';",
+      "import { runApi } from '../../../apps/api/src/main';",
       /libs never import apps/,
+    ],
+    [
+      'a built-in type importing the server, which stands on it',
+      'libs/built-in-actions/src/message/message.fulfillment.ts',
+      "import { runWorker } from '@punctual/server';",
+      /stands on the other libs/,
     ],
     [
       'a lib reaching into another lib by path',
@@ -60,7 +66,32 @@ describe('Lint keeps the layering', () => {
       "import { PunctualConfig } from '@app/config';",
       /client is a package of its own/,
     ],
-    ['the API importing the worker', 'apps/api/src/api.module.ts', "import { WorkerModule } from '../../worker/src/worker.module';", /through libs/],
+    ['the API app importing the worker app', 'apps/api/src/main.ts', "import { runWorker } from '../../worker/src/main';", /do not import each other/],
+    [
+      'the API’s module tree importing the worker’s',
+      'libs/server/src/api/api.module.ts',
+      "import { WorkerModule } from '../worker/worker.module';",
+      /do not import each other/,
+    ],
+    [
+      'the worker’s module tree importing the API’s',
+      'libs/server/src/worker/worker.module.ts',
+      "import { ApiModule } from '../api/api.module';",
+      /do not import each other/,
+    ],
+    ['a spec importing an app’s sources', 'test/support/api-test-app.ts', "import { runApi } from '../../apps/api/src/main';", /apps\/api is private/],
+    [
+      'the benchmark importing an app’s sources',
+      'bench/apps/worker.ts',
+      "import { runWorker } from '../../apps/worker/src/main';",
+      /apps\/worker is private/,
+    ],
+    [
+      'a lib’s spec importing an app’s sources',
+      'libs/server/src/package-manifests.spec.ts',
+      "import { runApi } from '../../../apps/api/src/main';",
+      /apps\/api is private/,
+    ],
   ])('refuses %s', async (_what, path, source, message) => {
     const found = await refusals(path, source);
     expect(found).toHaveLength(1);
@@ -68,7 +99,8 @@ describe('Lint keeps the layering', () => {
   });
 
   it.each([
-    ['an app importing a lib', 'apps/api/src/api.module.ts', "import { PunctualConfig } from '@app/config';"],
+    ['an app importing the server package', 'apps/api/src/main.ts', "import { runApi } from '@punctual/server';"],
+    ['a spec importing the server’s internals by name', 'test/support/api-test-app.ts', "import { ApiModule } from '@app/server';"],
     ['a lib importing another by name', 'libs/scheduling/src/action-scheduler.ts', "import { PunctualConfig } from '@app/config';"],
     ['the client importing the contract', 'libs/client/src/punctual-client.ts', "import { RPC_PATTERNS } from '@punctual/contract';"],
     ['the SDK importing Nest’s decorators', 'libs/sdk/src/fulfillment.decorator.ts', "import { Injectable } from '@nestjs/common';"],

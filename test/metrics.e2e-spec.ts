@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, Scrape, sumOf, waitUntil } from '@app/testing';
-import { QueueConsumers } from '../apps/worker/src/execution/queue-consumers';
+import { QueueConsumers } from '@app/server';
 import { ApiTestApp, startApiApp, startCleanApiApp } from './support/api-test-app';
 import { notificationExample } from './support/fixtures';
 import { startWorker, workerHttpUrl } from './support/worker-test-app';

@@ -3,8 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ts from 'typescript';
+import { signTryItOut } from '@app/server';
 import { TEST_KEY } from '@app/testing';
-import { signTryItOut } from '../apps/api/src/http/try-it-out-signer';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 
 const SIGNATURE = { 'X-Punctual-Key': [], 'X-Punctual-Timestamp': [], 'X-Punctual-Nonce': [], 'X-Punctual-Signature': [] };

@@ -1,5 +1,5 @@
 import { INestApplicationContext } from '@nestjs/common';
-import { RetentionLoop } from '../apps/worker/src/housekeeping/retention.loop';
+import { RetentionLoop } from '@app/server';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
 import { holdRetentionLock } from './support/retention-lock';

@@ -1,6 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
+import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { RETRY_LATER, RetryLaterModule, TYPES_WITH_RETRY_LATER, attemptsStarted } from './support/retry-later-action-type';
 import { startWorker } from './support/worker-test-app';

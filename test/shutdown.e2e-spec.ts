@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { waitUntil } from '@app/testing';
+import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { useProcessStack } from './support/process-stack';
 import { AppProcess, WORKER_READY } from './support/app-process';
 import { TYPES_WITH_WAIT, WaitModule } from './support/waiting-worker';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../apps/worker/src/fulfillments/built-in-fulfillments';
 import { startWorker } from './support/worker-test-app';
 
 /** A short shutdown wait, and short leases so that an abandoned attempt is taken over within seconds. */

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { ActionCountsRepository, dataSourceOptions, ensureDatabase } from '@app/database';
 import { waitUntil } from '@app/testing';
-import { RetentionLoop } from '../apps/worker/src/housekeeping/retention.loop';
+import { RetentionLoop } from '@app/server';
 import { InitialSchema1763870000000 } from '../libs/database/src/migrations/1763870000000-initial-schema';
 import { RequestHashAndStatusCounts1763870000100 } from '../libs/database/src/migrations/1763870000100-request-hash-and-status-counts';
 import { emptyTables, httpRequestExample, notificationExample } from './support/fixtures';

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PartitionsRepository } from '@app/database';
-import { RetentionLoop } from '../apps/worker/src/housekeeping/retention.loop';
+import { RetentionLoop } from '@app/server';
 import { dataSourceOptions } from '../libs/database/src/data-source-options';
 import { migrate } from '../libs/database/src/migrate';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';

@@ -1,4 +1,4 @@
-import { runApi } from '../../apps/api/src/run-api';
-import { BENCH_ACTION_TYPES } from './noop-action-type';
+import { runApi } from '@punctual/server';
+import { BENCH_ADDITIONS } from './noop-action-type';
 
-runApi(BENCH_ACTION_TYPES);
+runApi(BENCH_ADDITIONS);

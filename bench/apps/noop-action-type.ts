@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { IsOptional, IsString } from 'class-validator';
 import { ActionFulfillment, Fulfillment, FulfillmentResult, defineActionType } from '@punctual/sdk';
-import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../apps/worker/src/fulfillments/built-in-fulfillments';
+import type { PunctualServerOptions } from '@punctual/server';
 
 export class NoopData {
   @IsOptional()
@@ -26,5 +25,5 @@ export class NoopFulfillment implements ActionFulfillment<NoopData> {
 @Module({ providers: [NoopFulfillment] })
 export class NoopModule {}
 
-export const BENCH_ACTION_TYPES = [...BUILT_IN_ACTION_TYPES, BENCH_NOOP];
-export const BENCH_FULFILLMENT_MODULES = [...BUILT_IN_FULFILLMENT_MODULES, NoopModule];
+/** What the benchmark's API and worker add to the built-in types. */
+export const BENCH_ADDITIONS: PunctualServerOptions = { actionTypes: [BENCH_NOOP], fulfillmentModules: [NoopModule] };

@@ -2,8 +2,7 @@ import { Module } from '@nestjs/common';
 import { IsString, Length } from 'class-validator';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, defineActionType } from '@punctual/sdk';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../apps/worker/src/fulfillments/built-in-fulfillments';
-import { runWorker } from '../../apps/worker/src/run-worker';
+import { runWorker } from '@punctual/server';
 
 /** A type that exists only in the tests: proof that a new type needs no scheduling code. */
 export class EchoData {
@@ -30,4 +29,4 @@ export class EchoModule {}
 export const TYPES_WITH_ECHO = [...BUILT_IN_ACTION_TYPES, ECHO];
 
 // Started as a process of its own by the worker fleet spec: a worker that knows TEST_ECHO beside stock ones that do not.
-if (require.main === module) runWorker({ actionTypes: TYPES_WITH_ECHO, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, EchoModule] });
+if (require.main === module) runWorker({ actionTypes: [ECHO], fulfillmentModules: [EchoModule] });

@@ -2,8 +2,7 @@ import { Module } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { ActionFulfillment, Fulfillment, FulfillmentResult, defineActionType } from '@punctual/sdk';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../apps/worker/src/fulfillments/built-in-fulfillments';
-import { runWorker } from '../../apps/worker/src/run-worker';
+import { runWorker } from '@punctual/server';
 
 /** A type whose fulfillment kills the worker running it, every time: a poison pill. */
 export class PoisonData {
@@ -27,4 +26,4 @@ class PoisonModule {}
 export const TYPES_WITH_POISON = [...BUILT_IN_ACTION_TYPES, POISON];
 
 // Started as a process of its own by the poison-pill spec.
-if (require.main === module) runWorker({ actionTypes: TYPES_WITH_POISON, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, PoisonModule] });
+if (require.main === module) runWorker({ actionTypes: [POISON], fulfillmentModules: [PoisonModule] });

@@ -2,8 +2,7 @@ import { Module } from '@nestjs/common';
 import { IsBoolean } from 'class-validator';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, defineActionType } from '@punctual/sdk';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../apps/worker/src/fulfillments/built-in-fulfillments';
-import { runWorker } from '../../apps/worker/src/run-worker';
+import { runWorker } from '@punctual/server';
 
 export class WaitData {
   /** The first attempt never ends, whatever its signal says. */
@@ -37,4 +36,4 @@ export class WaitModule {}
 export const TYPES_WITH_WAIT = [...BUILT_IN_ACTION_TYPES, WAIT];
 
 // Started as a process of its own by the shutdown spec.
-if (require.main === module) runWorker({ actionTypes: TYPES_WITH_WAIT, fulfillmentModules: [...BUILT_IN_FULFILLMENT_MODULES, WaitModule] });
+if (require.main === module) runWorker({ actionTypes: [WAIT], fulfillmentModules: [WaitModule] });

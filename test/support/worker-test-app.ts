@@ -1,8 +1,7 @@
 import { INestApplicationContext, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { ActionTypeDefinition } from '@punctual/sdk';
-import { WorkerHttpServer } from '../../apps/worker/src/http/worker-http.server';
-import { WorkerModule } from '../../apps/worker/src/worker.module';
+import { WorkerHttpServer, WorkerModule } from '@app/server';
 import { withEnv } from './with-env';
 
 export interface WorkerTestOptions {

@@ -1,3 +1,3 @@
-import { runApi } from './run-api';
+import { runApi } from '@punctual/server';
 
 runApi();

@@ -1,3 +1,3 @@
-import { runWorker } from './run-worker';
+import { runWorker } from '@punctual/server';
 
 runWorker();

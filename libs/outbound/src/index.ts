@@ -6,3 +6,5 @@ export * from './client/outbound-client';
 export * from './client/url-user-info';
 export * from './signing/standard-webhook-signature';
 export * from './outbound.module';
+export * from './mail/mail.module';
+export * from './mail/smtp-mailer';

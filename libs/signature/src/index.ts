@@ -1,3 +1,4 @@
+export * from './attempt-signer';
 export * from './caller.decorator';
 export * from './key-registry';
 export * from './nonce.store';

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { MailModule } from '../../mail/mail.module';
+import { MailModule } from '@app/outbound';
 import { EMAIL_PROVIDER, PUSH_PROVIDER, SMS_PROVIDER } from './providers/notification-provider';
 import { RecordingProvider } from './providers/recording.provider';
 import { SmtpEmailProvider } from './providers/smtp-email.provider';

@@ -1,5 +1,6 @@
 import { PermanentFulfillmentError } from '@punctual/sdk';
-import { NOTIFICATION_TEMPLATES, SendNotificationData } from '@app/built-in-actions';
+import { NOTIFICATION_TEMPLATES } from '../notification-templates';
+import { SendNotificationData } from '../send-notification.data';
 
 export interface RenderedText {
   subject: string;

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { PunctualConfig } from '@app/config';
-import { SendNotificationData } from '@app/built-in-actions';
 import { SilentServer, SmtpReceiver, fulfillmentContext, waitUntil } from '@app/testing';
+import { SendNotificationData } from './send-notification.data';
 import { SendNotificationFulfillment } from './send-notification.fulfillment';
 import { SendNotificationModule } from './send-notification.module';
 

@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
-import { SignatureModule } from '@app/signature';
+import { AttemptSigner, SignatureModule } from '@app/signature';
 import { ActionProcessor } from './action-processor';
-import { AttemptSigner } from './attempt-signer';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
 import { RunningAttempts } from './running-attempts';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
+import { SmtpMailer } from '@app/outbound';
 import { FulfillmentContext } from '@punctual/sdk';
-import { SmtpMailer } from '../../../mail/smtp-mailer';
 import { NotificationProvider, RenderedNotification } from './notification-provider';
 
 /** EMAIL over real SMTP (`SMTP_URL`), carrying the occurrence's idempotency key as a header, within SMTP_TIMEOUT_MS and the attempt's signal. */

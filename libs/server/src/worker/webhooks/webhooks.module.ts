@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { OutboundModule } from '@app/outbound';
+import { MailModule, OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
 import { WebhookQueueModule } from '@app/webhooks';
-import { MailModule } from '../mail/mail.module';
 import { webhookConsumerProvider } from './webhook-consumer';
 import { WebhookPumpLoop } from './webhook-pump.loop';
 import { WebhookSender } from './webhook-sender';

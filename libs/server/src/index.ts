@@ -1,13 +1,12 @@
 // `@punctual/server`: Punctual's API and worker as functions, for a project that adds its own
 // action types without copying or editing Punctual's code.
 import { Type } from '@nestjs/common';
-import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
+import { BUILT_IN_ACTION_TYPES, BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { loadDatabaseUrl, loadEnvFile } from '@app/config';
 import { describeDatabase, migrate } from '@app/database';
 import { ActionTypeDefinition } from '@punctual/sdk';
-import { runApi as runApiWithTypes } from '../../api/src/run-api';
-import { BUILT_IN_FULFILLMENT_MODULES } from '../../worker/src/fulfillments/built-in-fulfillments';
-import { runWorker as runWorkerWithTypes } from '../../worker/src/run-worker';
+import { runApi as runApiWithTypes } from './api/run-api';
+import { runWorker as runWorkerWithTypes } from './worker/run-worker';
 
 /**
  * The one way a fulfillment of a project's own should call a URL, under the egress rules the built-in

@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult } from '@punctual/sdk';
-import { SEND_NOTIFICATION, SendNotificationData } from '@app/built-in-actions';
+import { SendNotificationData } from './send-notification.data';
+import { SEND_NOTIFICATION } from './send-notification.type';
 import { EMAIL_PROVIDER, NotificationProvider, PUSH_PROVIDER, SMS_PROVIDER } from './providers/notification-provider';
 import { renderTemplate } from './templates/render-template';
 

@@ -1,9 +1,11 @@
 import { Clock } from '@app/domain';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
-import { HTTP_REQUEST, HttpRequestData, reservedHeaderReason } from '@app/built-in-actions';
 import { OutboundClient, OutboundError, OutboundResponse, PermanentOutboundError } from '@app/outbound';
 import { bodyExcerpt, hostOf } from './call-note';
+import { HttpRequestData } from './http-request.data';
+import { HTTP_REQUEST } from './http-request.type';
 import { RETRY_AFTER_STATUSES, retryAfterOf } from './retry-after';
+import { reservedHeaderReason } from './sendable-headers.validator';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 

@@ -3,9 +3,8 @@ import { KeyRing, PunctualConfig } from '@app/config';
 import { SigningKeys } from '@app/signature';
 import { AttemptResult, ClaimedDelivery } from '@app/database';
 import { Clock, storableNote } from '@app/domain';
-import { OutboundClient, PermanentOutboundError, standardWebhookHeaders } from '@app/outbound';
+import { OutboundClient, PermanentOutboundError, SmtpMailer, standardWebhookHeaders } from '@app/outbound';
 import { WebhookTarget, signingKeyOf, webhookBody, webhookTargetOf } from '@app/webhooks';
-import { SmtpMailer } from '../mail/smtp-mailer';
 
 /** How much of a receiver's answer the delivery's `lastError` keeps. */
 const ANSWER_EXCERPT = 200;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '@app/domain';
 import { standardWebhookHeaders } from '@app/outbound';
-import { SigningKeys } from '@app/signature';
+import { SigningKeys } from './signing-keys';
 import { SignatureHeaders } from '@punctual/sdk';
 
 /** Who an attempt signs for, and the id its signed messages carry. */

@@ -17,7 +17,7 @@ import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError } from '
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
-import { AttemptSigner } from './attempt-signer';
+import { AttemptSigner } from '@app/signature';
 import { failureMessage } from './claim-lease';
 import { FulfillmentRegistry, RegisteredFulfillment } from './fulfillment.registry';
 import { NotDueYetError } from './not-due-yet.error';

@@ -1,5 +1,5 @@
 import { FulfillmentContext } from '@punctual/sdk';
-import { NotificationType } from '@app/built-in-actions';
+import { NotificationType } from '../send-notification.data';
 
 /** A message ready to go out on one channel. */
 export interface RenderedNotification {

@@ -5,8 +5,9 @@ import { Clock } from '@app/domain';
 import { SigningKeys } from '@app/signature';
 import { MessageEnvelope, messageSignature } from '@punctual/contract';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
-import { MESSAGE, MessageData } from '@app/built-in-actions';
 import { MessageTransports } from './message-transports';
+import { MessageData } from './message.data';
+import { MESSAGE } from './message.type';
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const NOTE_REPLY_BYTES = 1024;

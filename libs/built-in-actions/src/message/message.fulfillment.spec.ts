@@ -1,6 +1,5 @@
 import { Test } from '@nestjs/testing';
 import { ActionTypesModule } from '@app/action-types';
-import { MESSAGE } from '@app/built-in-actions';
 import { ConfigModule } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { Clock } from '@app/domain';
@@ -8,6 +7,7 @@ import { KeyRegistry, SigningKeys } from '@app/signature';
 import { PermanentFulfillmentError } from '@punctual/sdk';
 import { fulfillmentContext } from '@app/testing';
 import { MessageTransports } from './message-transports';
+import { MESSAGE } from './message.type';
 import { MessageFulfillment } from './message.fulfillment';
 
 /** Against the real Redis and Postgres of the test run, with no sibling listening: what a MESSAGE attempt does when no one answers. */

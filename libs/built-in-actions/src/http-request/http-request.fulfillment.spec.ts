@@ -3,12 +3,11 @@ import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
-import { KeyRegistry, SigningKeys } from '@app/signature';
+import { AttemptSigner, KeyRegistry, SigningKeys } from '@app/signature';
 import { Clock } from '@app/domain';
 import { MAX_RETRY_LATER_MS, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
 import { EgressPolicy, HostResolver, OutboundClient } from '@app/outbound';
 import { fulfillmentContext } from '@app/testing';
-import { AttemptSigner } from '../../execution/attempt-signer';
 import { HttpRequestFulfillment } from './http-request.fulfillment';
 
 interface Seen {

@@ -2,9 +2,10 @@ import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
 import { Clock } from '@app/domain';
-import { KeyRegistry, SigningKeys } from '@app/signature';
 import { TEST_KEY } from '@app/testing';
 import { AttemptSigner } from './attempt-signer';
+import { KeyRegistry } from './key-registry';
+import { SigningKeys } from './signing-keys';
 
 describe('AttemptSigner (context.sign)', () => {
   // The keys of API_KEYS alone (the test environment's): none of these cases reads a key from Postgres.
