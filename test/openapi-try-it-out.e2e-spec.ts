@@ -1,3 +1,5 @@
+import { Server, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Browser, Page } from 'playwright-core';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
@@ -54,5 +56,36 @@ describe('The OpenAPI UI at /docs signs "Try it out" in the browser', () => {
     const { headers, status } = await tryStats();
     expect(status).toBe(401);
     expect(JSON.stringify(headers)).not.toContain('wrong-secret-0123456789');
+  });
+
+  // Nest's page reads `url=` from its query string, and Swagger UI can take a `configUrl`: were either
+  // honoured, a link to /docs?url=… could load a document whose servers are another site's, and
+  // "Try it out" would sign calls (a signature valid on this API for 300 s) and send them there.
+  it("loads no document or configuration named in its query: the page shows Punctual's own, and the other site gets no request", async () => {
+    const requests: string[] = [];
+    const other: Server = createServer((request, response) => {
+      requests.push(`${request.method} ${request.url}`);
+      response.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*', 'access-control-allow-headers': '*' });
+      const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      response.end(
+        JSON.stringify(
+          request.url === '/config'
+            ? { url: `${origin}/openapi.json` }
+            : { openapi: '3.0.0', info: { title: 'Elsewhere', version: '1' }, servers: [{ url: origin }], paths: {} },
+        ),
+      );
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const origin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      for (const query of [`?url=${origin}/openapi.json`, `?configUrl=${origin}/config`, `?config=${origin}/config`]) {
+        await page.goto(`/docs${query}`);
+        await page.locator('#operations-actions-getActionStats').waitFor({ timeout: 10_000 });
+        await expect(page.locator('.info .title').first().textContent()).resolves.toContain('Punctual');
+      }
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

@@ -2,7 +2,8 @@ import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
-import { RETRY_LATER, RetryLaterModule, TYPES_WITH_RETRY_LATER, attemptsStarted } from './support/retry-later-action-type';
+import { MAX_RETRY_LATER_MS } from '@punctual/sdk';
+import { RETRY_LATER, RetryLaterModule, TAMPERED_RETRY_LATER, TYPES_WITH_RETRY_LATER, attemptsStarted } from './support/retry-later-action-type';
 import { startWorker } from './support/worker-test-app';
 
 // A fulfillment that throws RetryLaterError(ms) has its next attempt due ms later, not after the
@@ -75,4 +76,36 @@ describe('RetryLaterError through the real worker', () => {
       note: expect.stringMatching(/^HTTP 429: slow down \(from 127\.0\.0\.1:\d+\); retry asked in 1000 ms$/),
     });
   });
+
+  it.each(['huge', 'infinite'])(
+    'bounds a delayMs overwritten with a %s one after construction: the retry is due a day after the failure, no later',
+    async (delay) => {
+      const created = await api.client.post('/actions', { action: TAMPERED_RETRY_LATER.type, executionTime: Date.now(), data: { delay } });
+      expect(created.status).toBe(201);
+      const waiting = await waitUntil('the first attempt to fail', async () => {
+        const action = (await api.client.get(`/actions/${created.body.id}`)).body;
+        return action.status === 'PENDING' && action.retryCount === 1 ? action : null;
+      });
+      const failedAt = Date.parse(waiting.updatedAt);
+      expect(Date.parse(waiting.nextAttemptAt) - failedAt).toBeLessThanOrEqual(MAX_RETRY_LATER_MS);
+      expect(Date.parse(waiting.nextAttemptAt) - failedAt).toBeGreaterThan(MAX_RETRY_LATER_MS - 60_000);
+    },
+  );
+
+  it.each(['nan', 'negative'])(
+    'a delayMs overwritten with a %s one does not leave the attempt IN_PROGRESS: it is retried after the backoff',
+    async (delay) => {
+      const created = await api.client.post('/actions', { action: TAMPERED_RETRY_LATER.type, executionTime: Date.now(), data: { delay } });
+      expect(created.status).toBe(201);
+      await reaches(created.body.id, 'COMPLETED');
+      const history = (await api.client.get(`/actions/${created.body.id}/history`)).body;
+      expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual([
+        [null, 'PENDING', 0],
+        ['PENDING', 'IN_PROGRESS', 1],
+        ['IN_PROGRESS', 'PENDING', 1],
+        ['PENDING', 'IN_PROGRESS', 2],
+        ['IN_PROGRESS', 'COMPLETED', 2],
+      ]);
+    },
+  );
 });

@@ -60,7 +60,7 @@ export class ActionTypeRegistry {
     const problems = [
       ...leftOut,
       ...errors.flatMap((e) => describe(e, path)),
-      ...this.refusedDestinations(dataClass, data, errors, path),
+      ...this.refusedDestinations(instance, errors, path),
       ...this.unknownTransports(dataClass, data, errors, path),
     ];
     if (problems.length > 0) throw new InvalidActionDataError(problems);
@@ -75,13 +75,25 @@ export class ActionTypeRegistry {
     });
   }
 
-  /** Well-formed outbound URLs whose host the egress policy refuses without resolving it. */
-  private refusedDestinations(dataClass: ActionTypeDefinition['dataClass'], data: object, errors: ValidationError[], path: string): string[] {
-    return outboundUrlProperties(dataClass).flatMap((property) => {
-      const url = errors.some((e) => e.property === property) ? null : parseHttpUrl((data as Record<string, string>)[property]);
+  /**
+   * Well-formed outbound URLs whose host the egress policy refuses without resolving it: the
+   * `@OutboundUrl()` fields of the data class, and those of the nested schema classes (`@Type`) its
+   * values are instances of, at any depth and in arrays, as the fulfillment will receive them.
+   */
+  private refusedDestinations(value: object, errors: readonly ValidationError[], path: string): string[] {
+    const fields = value as Record<string, unknown>;
+    const own = outboundUrlProperties(value.constructor as DataClass).flatMap((property) => {
+      const text = fields[property];
+      const url = errors.some((e) => e.property === property) || typeof text !== 'string' ? null : parseHttpUrl(text);
       const refusal = url && this.egress.refusalOfUrl(url);
       return refusal ? [`${path}.${property}: the destination is not allowed (${refusal})`] : [];
     });
+    const nested = Object.keys(fields).flatMap((key) => {
+      const child = fields[key];
+      if (!holdsSchemaInstances(child)) return [];
+      return this.refusedDestinations(child, errors.find((e) => e.property === key)?.children ?? [], `${path}.${key}`);
+    });
+    return [...own, ...nested];
   }
 }
 
@@ -105,6 +117,14 @@ function keepPlainValuesAsSent<T extends object>(instance: T, data: object): T {
     if (isPlainCopy(target[key])) target[key] = sent[key];
   }
   return instance;
+}
+
+/** An instance of a nested schema class, or an array holding one: where `@OutboundUrl()` fields may be; plain JSON holds none. */
+function holdsSchemaInstances(value: unknown): value is object {
+  if (Array.isArray(value)) return value.some(holdsSchemaInstances);
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as object | null;
+  return prototype !== Object.prototype && prototype !== null;
 }
 
 function isPlainCopy(value: unknown): boolean {
