@@ -185,6 +185,17 @@ describe('The OpenAPI document', () => {
       headers: { 'X-Punctual-Key': `${TEST_KEY.keyId}:not-the-secret` },
     });
     expect((await fetch(wrong.url, { headers: wrong.headers })).status).toBe(401);
+
+    // From a page, a call to another origin than the page's goes unsigned, without the key.
+    Object.defineProperty(globalThis, 'location', { value: new URL(`${api.client.baseUrl}/docs`), configurable: true });
+    try {
+      const elsewhere = await signTryItOut({ url: 'http://127.0.0.1:9/actions', method: 'get', headers: { 'X-Punctual-Key': pasted } });
+      expect(elsewhere.headers).toEqual({});
+      const here = await signTryItOut({ url: `${api.client.baseUrl}/actions`, method: 'get', headers: { 'X-Punctual-Key': pasted } });
+      expect(here.headers['X-Punctual-Key']).toBe(TEST_KEY.keyId);
+    } finally {
+      delete (globalThis as { location?: unknown }).location;
+    }
     expect(await signTryItOut({ url: `${api.client.baseUrl}/actions`, method: 'get', headers: { 'X-Punctual-Key': TEST_KEY.keyId } })).toEqual({
       url: `${api.client.baseUrl}/actions`,
       method: 'get',

@@ -26,6 +26,16 @@ recognisedAcrossCopies(PermanentFulfillmentError, Symbol.for('@punctual/sdk:Perm
 export const MAX_RETRY_LATER_MS = 24 * 60 * 60 * 1000;
 
 /**
+ * A retry delay as Punctual takes it: whole ms, at most `MAX_RETRY_LATER_MS`; null for anything
+ * that is not a number of 0 ms or more. The worker applies it again to what an error carries,
+ * since `delayMs` can be overwritten after construction.
+ */
+export function boundedRetryDelay(delayMs: unknown): number | null {
+  if (typeof delayMs !== 'number' || !(delayMs >= 0)) return null;
+  return Math.min(Math.ceil(delayMs), MAX_RETRY_LATER_MS);
+}
+
+/**
  * A failure to retry after a delay of the fulfillment's choosing (a downstream service answered
  * 429 or 503 with `Retry-After`), in place of the retry policy's backoff. The attempt is recorded
  * as failed with this error's message, and the next attempt is due `delayMs` from then; the
@@ -40,8 +50,8 @@ export class RetryLaterError extends Error {
   readonly delayMs: number;
 
   constructor(delayMs: number, reason = 'not done yet', options?: ErrorOptions) {
-    if (typeof delayMs !== 'number' || !(delayMs >= 0)) throw new RangeError(`RetryLaterError needs a delay of 0 ms or more, got ${String(delayMs)}`);
-    const bounded = Math.min(Math.ceil(delayMs), MAX_RETRY_LATER_MS);
+    const bounded = boundedRetryDelay(delayMs);
+    if (bounded === null) throw new RangeError(`RetryLaterError needs a delay of 0 ms or more, got ${String(delayMs)}`);
     super(`${reason}; retry asked in ${bounded} ms`, options);
     this.name = 'RetryLaterError';
     this.delayMs = bounded;

@@ -11,8 +11,9 @@ export interface TryItOutRequest {
  * Authorize dialog's `X-Punctual-Key` holds `keyId:secret`. The call carries the key id and the
  * three other signature headers; the secret stays in the page's memory (Swagger UI keeps what was
  * typed into the dialog only until the page is closed) and is never sent. Where the browser cannot
- * sign (Web Crypto needs HTTPS or localhost), the key header is dropped and the call goes unsigned,
- * so the API answers 401 rather than receive a secret.
+ * sign (Web Crypto needs HTTPS or localhost), or the call goes to another origin than the page's,
+ * the key header is dropped and the call goes unsigned, so no secret and no signature leave for
+ * anywhere but this API.
  *
  * Swagger UI receives this function as source text (`toString()`), so it must be self-contained:
  * no imports, no helpers outside it.
@@ -28,10 +29,15 @@ export async function signTryItOut(request: TryItOutRequest): Promise<TryItOutRe
     console.error('Punctual: this page cannot sign here (Web Crypto needs HTTPS or localhost); the request goes unsigned.');
     return request;
   }
+  const page = (globalThis as { location?: { href: string; origin: string } }).location;
+  const url = new URL(request.url, page?.href);
+  if (page && url.origin !== page.origin) {
+    console.error(`Punctual: this page signs only calls to ${page.origin}; the call to ${url.origin} goes unsigned.`);
+    return request;
+  }
   const keyId = pasted.slice(0, colon);
   const secret = pasted.slice(colon + 1);
   const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  const url = new URL(request.url, (globalThis as { location?: { href: string } }).location?.href);
   const timestamp = String(Math.floor(Date.now() / 1000));
   const nonce = hex(globalThis.crypto.getRandomValues(new Uint8Array(16)));
   const body = typeof request.body === 'string' ? request.body : '';

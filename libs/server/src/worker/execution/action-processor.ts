@@ -13,7 +13,7 @@ import {
   idempotencyKeyOf,
   transition,
 } from '@app/domain';
-import { FulfillmentContext, MAX_RETRY_LATER_MS, PermanentFulfillmentError, RetryLaterError } from '@punctual/sdk';
+import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError, boundedRetryDelay } from '@punctual/sdk';
 import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
@@ -99,7 +99,8 @@ export class ActionProcessor {
           error: message,
           permanent: error instanceof PermanentFulfillmentError,
           retryPolicy: policy,
-          ...(error instanceof RetryLaterError && { retryAfterMs: retryLaterDelay(error) }),
+          // Bounded again: a fulfillment can overwrite `delayMs` after the constructor bounded it.
+          ...(error instanceof RetryLaterError && { retryAfterMs: boundedRetryDelay(error.delayMs) ?? undefined }),
         };
         this.logFor(action).warn(`${action.action} ${idempotencyKeyOf(action)} attempt ${attemptNumber(action)} failed: ${message}`);
       }
@@ -215,19 +216,4 @@ function outcomeName(outcome: Transition): JobOutcome {
     default:
       return outcome.after.occurrence !== outcome.before.occurrence ? 'next-occurrence' : 'retry';
   }
-}
-
-/**
- * The delay a `RetryLaterError` asks for, bounded here as its constructor bounds it: whole ms, at
- * most a day. The error of any copy of the SDK is recognised by its mark, and `delayMs` is a plain
- * property that a fulfillment can overwrite after construction, so the worker does not take it on
- * trust: a value that is not a number of 0 ms or more asks for nothing (the backoff applies, as for
- * any failure), a longer one is cut to a day. Unbounded, a huge delay parked the action for years,
- * and NaN, Infinity or a negative one made the lifecycle throw, leaving the attempt IN_PROGRESS
- * until its claim lapsed.
- */
-function retryLaterDelay(error: RetryLaterError): number | undefined {
-  const delayMs: unknown = error.delayMs;
-  if (typeof delayMs !== 'number' || !(delayMs >= 0)) return undefined;
-  return Math.min(Math.ceil(delayMs), MAX_RETRY_LATER_MS);
 }
