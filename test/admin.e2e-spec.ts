@@ -53,7 +53,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
     expect(await response.json()).toMatchObject({ status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } });
   });
 
-  it('/docs serves the OpenAPI UI and the document lists every route with the signature headers', async () => {
+  it('/docs serves the OpenAPI UI and the document lists every route with the signature headers, and the admin API with its login', async () => {
     expect((await fetch(`${api.client.baseUrl}/docs`)).status).toBe(200);
     const document = await (await fetch(`${api.client.baseUrl}/docs-json`)).json();
     expect(Object.keys(document.paths).sort()).toEqual([
@@ -69,6 +69,10 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       '/actions/{id}/resume',
       '/actions/{id}/retry',
       '/actions/{id}/skip',
+      '/admin/api/tenants',
+      '/admin/api/tenants/{id}',
+      '/admin/api/tenants/{id}/keys',
+      '/admin/api/tenants/{id}/keys/{keyId}',
       '/calendars',
       '/calendars/{name}',
       '/health',
@@ -85,6 +89,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
       'X-Punctual-Nonce',
       'X-Punctual-Signature',
       'X-Punctual-Timestamp',
+      'admin',
     ]);
     expect(document.paths['/actions'].post.parameters).toContainEqual(expect.objectContaining({ name: 'Idempotency-Key', in: 'header' }));
   });

@@ -8,6 +8,15 @@ import { startWorker } from './support/worker-test-app';
 
 // A fulfillment that throws RetryLaterError(ms) has its next attempt due ms later, not after the
 // backoff (50–400 ms in the tests), within the retry policy's attempts.
+/** The history of an action whose first attempt asked for a retry and whose second completed: (from, to, attempt). */
+const RETRIED_ONCE_THEN_COMPLETED = [
+  [null, 'PENDING', 0],
+  ['PENDING', 'IN_PROGRESS', 1],
+  ['IN_PROGRESS', 'PENDING', 1],
+  ['PENDING', 'IN_PROGRESS', 2],
+  ['IN_PROGRESS', 'COMPLETED', 2],
+];
+
 describe('RetryLaterError through the real worker', () => {
   let api: ApiTestApp;
   let worker: INestApplicationContext;
@@ -38,13 +47,7 @@ describe('RetryLaterError through the real worker', () => {
     const [first, second] = attemptsStarted.get(`${created.body.id}:1`)!;
     expect(second - first).toBeGreaterThanOrEqual(1500);
     const history = (await api.client.get(`/actions/${created.body.id}/history`)).body;
-    expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual([
-      [null, 'PENDING', 0],
-      ['PENDING', 'IN_PROGRESS', 1],
-      ['IN_PROGRESS', 'PENDING', 1],
-      ['PENDING', 'IN_PROGRESS', 2],
-      ['IN_PROGRESS', 'COMPLETED', 2],
-    ]);
+    expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual(RETRIED_ONCE_THEN_COMPLETED);
     expect(history[2].note).toBe('downstream is busy; retry asked in 1500 ms');
     expect(Date.parse(history[3].at) - Date.parse(history[2].at)).toBeGreaterThanOrEqual(1500);
   });
@@ -99,13 +102,7 @@ describe('RetryLaterError through the real worker', () => {
       expect(created.status).toBe(201);
       await reaches(created.body.id, 'COMPLETED');
       const history = (await api.client.get(`/actions/${created.body.id}/history`)).body;
-      expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual([
-        [null, 'PENDING', 0],
-        ['PENDING', 'IN_PROGRESS', 1],
-        ['IN_PROGRESS', 'PENDING', 1],
-        ['PENDING', 'IN_PROGRESS', 2],
-        ['IN_PROGRESS', 'COMPLETED', 2],
-      ]);
+      expect(history.map((h: any) => [h.from, h.to, h.attempt])).toEqual(RETRIED_ONCE_THEN_COMPLETED);
     },
   );
 });
