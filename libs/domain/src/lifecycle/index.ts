@@ -2,6 +2,7 @@ export * from './action-state';
 export * from './action-predicates';
 export * from './catch-up';
 export * from './lifecycle';
+export type { ActionChanges, LifecycleEvent } from './lifecycle-event';
 export * from './lifecycle.errors';
 export * from './lifecycle-notice';
 export * from './jitter';

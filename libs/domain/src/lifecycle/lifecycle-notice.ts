@@ -1,6 +1,6 @@
 import { ActionStatus } from '../action-vocabulary';
 import { ActionState, HistoryDraft, attemptNumber } from './action-state';
-import type { LifecycleEvent } from './lifecycle';
+import type { LifecycleEvent } from './lifecycle-event';
 
 /** What happened to an action that its client is told about (lifecycle webhooks). */
 export const ACTION_NOTICE_TYPES = [

@@ -6,7 +6,7 @@ import { DEFAULT_DST_POLICY } from '../schedule/dst-policy';
 import { ActionState } from './action-state';
 import { CatchUpPolicy } from './catch-up';
 import { jittered } from './jitter';
-import { LifecycleEvent } from './lifecycle';
+import { LifecycleEvent } from './lifecycle-event';
 import { RetryPolicy } from './retry-policy';
 
 export const now = new Date('2025-03-01T12:00:00.000Z');
