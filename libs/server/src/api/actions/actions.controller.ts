@@ -20,7 +20,8 @@ import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
 import { SignedRoutes } from '../http/signed-routes.decorator';
 import { idempotencyClaim } from '../input/idempotency-claim';
-import { ActionsService } from './actions.service';
+import { ActionCommands } from './action-commands.service';
+import { ActionQueries } from './action-queries.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from './dto/action.response';
 import { ControlNoteDto } from './dto/control-note.dto';
 import { SkipOccurrencesDto } from './dto/skip-occurrences.dto';
@@ -38,7 +39,10 @@ const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('
 @ApiServiceUnavailableResponse({ description: 'Postgres unreachable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS; nothing was changed' })
 @Controller('actions')
 export class ActionsController {
-  constructor(private readonly actions: ActionsService) {}
+  constructor(
+    private readonly commands: ActionCommands,
+    private readonly queries: ActionQueries,
+  ) {}
 
   @Post()
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Repeat a create safely for 24 h: the repeat answers 200 with the first action' })
@@ -54,7 +58,7 @@ export class ActionsController {
     @Res({ passthrough: true }) res: Response,
     @Headers('idempotency-key') idempotencyKey?: string,
   ): Promise<ActionResponse> {
-    const { action, created } = await this.actions.create(dto, caller, idempotencyClaim(idempotencyKey, req.body));
+    const { action, created } = await this.commands.create(dto, caller, idempotencyClaim(idempotencyKey, req.body));
     res.status(created ? 201 : 200);
     return ActionResponse.from(action);
   }
@@ -64,7 +68,7 @@ export class ActionsController {
   @ApiBadRequestResponse({ description: 'Names the index of every bad item; nothing is stored' })
   @ApiPayloadTooLargeResponse({ description: 'Body over 1 MiB' })
   async createBatch(@Body() dto: CreateBatchDto, @Caller() caller: VerifiedKey): Promise<ActionBatchResponse> {
-    const created = await this.actions.createBatch(dto.items, caller);
+    const created = await this.commands.createBatch(dto.items, caller);
     return { items: created.map(ActionResponse.from) };
   }
 
@@ -73,27 +77,27 @@ export class ActionsController {
   @ApiOkResponse({ type: OccurrencesResponse, description: 'The times the action would run at; nothing is stored or queued' })
   @ApiBadRequestResponse({ description: 'Exactly as POST /actions would answer' })
   async preview(@Body() dto: CreateActionDto, @Query() query: OccurrencesQuery, @Caller() caller: VerifiedKey): Promise<OccurrencesResponse> {
-    return OccurrencesResponse.from(await this.actions.preview(dto, caller, query.count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.queries.preview(dto, caller, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Get()
   @ApiOkResponse({ type: ActionPageResponse })
   async list(@Query() query: ListActionsQuery, @CallerScope() scope: TenantScope): Promise<ActionPageResponse> {
-    const page = await this.actions.list(query, scope);
+    const page = await this.queries.list(query, scope);
     return { items: page.items.map(ActionResponse.from), nextCursor: page.nextCursor };
   }
 
   @Get('stats')
   @ApiOkResponse({ type: ActionStatsResponse })
   stats(@CallerScope() scope: TenantScope): Promise<ActionStatsResponse> {
-    return this.actions.stats(scope);
+    return this.queries.stats(scope);
   }
 
   @Get(':id')
   @ApiOkResponse({ type: ActionResponse })
   @ApiNotFoundResponse()
   async get(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.get(id, scope));
+    return ActionResponse.from(await this.queries.get(id, scope));
   }
 
   @Get(':id/history')
@@ -110,7 +114,7 @@ export class ActionsController {
     @Query() query: HistoryQuery,
     @Res({ passthrough: true }) res: Response,
   ): Promise<HistoryEntryResponse[]> {
-    const page = await this.actions.historyOf(id, scope, query);
+    const page = await this.queries.historyOf(id, scope, query);
     if (page.next) res.setHeader('Link', `</actions/${id}/history?limit=${page.next.limit}&cursor=${page.next.cursor}>; rel="next"`);
     return page.entries.map(HistoryEntryResponse.from);
   }
@@ -123,7 +127,7 @@ export class ActionsController {
   @ApiBadRequestResponse({ description: 'count outside 1–100' })
   @ApiNotFoundResponse()
   async occurrences(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Query() query: OccurrencesQuery): Promise<OccurrencesResponse> {
-    return OccurrencesResponse.from(await this.actions.occurrences(id, scope, query.count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.queries.occurrences(id, scope, query.count ?? DEFAULT_OCCURRENCES));
   }
 
   @Patch(':id')
@@ -131,7 +135,7 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'Locked: running, finished, or due within LOCK_WINDOW_MS' })
   @ApiNotFoundResponse()
   async update(@Param('id', ID) id: string, @Body() dto: UpdateActionDto, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.update(id, tenantScope(caller.tenant), dto, caller.keyId));
+    return ActionResponse.from(await this.commands.control(id, tenantScope(caller.tenant), { type: 'patched', changes: dto, by: caller.keyId }));
   }
 
   @Delete(':id')
@@ -140,7 +144,7 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'Locked: running, or PENDING within LOCK_WINDOW_MS (POST /actions/:id/cancel stops it)' })
   @ApiNotFoundResponse()
   async remove(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<void> {
-    await this.actions.remove(id, scope);
+    await this.commands.control(id, scope, { type: 'deleted' });
   }
 
   @Post(':id/cancel')
@@ -158,7 +162,7 @@ export class ActionsController {
     @Body() dto: ControlNoteDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<ActionResponse> {
-    const action = await this.actions.cancel(id, scope, dto.note ?? null);
+    const action = await this.commands.control(id, scope, { type: 'canceled', note: dto.note ?? null });
     res.status(action.status === ActionStatus.Canceled ? 200 : 202);
     return ActionResponse.from(action);
   }
@@ -173,7 +177,7 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
   async pause(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Body() dto: ControlNoteDto): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.pause(id, scope, dto.note ?? null));
+    return ActionResponse.from(await this.commands.control(id, scope, { type: 'paused', note: dto.note ?? null }));
   }
 
   @Post(':id/resume')
@@ -185,7 +189,7 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'The action is already final (COMPLETED, FAILED, NO_ACTION or CANCELED)' })
   @ApiNotFoundResponse()
   async resume(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.resume(id, scope));
+    return ActionResponse.from(await this.commands.control(id, scope, { type: 'resumed' }));
   }
 
   @Post(':id/skip')
@@ -198,7 +202,7 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'A one-off action, or one already final' })
   @ApiNotFoundResponse()
   async skip(@Param('id', ID) id: string, @CallerScope() scope: TenantScope, @Body() dto: SkipOccurrencesDto): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.skip(id, scope, dto.count ?? 1));
+    return ActionResponse.from(await this.commands.control(id, scope, { type: 'skipRequested', count: dto.count ?? 1 }));
   }
 
   @Post(':id/retry')
@@ -207,6 +211,6 @@ export class ActionsController {
   @ApiConflictResponse({ description: 'Only FAILED or NO_ACTION actions can be retried' })
   @ApiNotFoundResponse()
   async retry(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.retry(id, scope));
+    return ActionResponse.from(await this.commands.control(id, scope, { type: 'retriedManually' }));
   }
 }

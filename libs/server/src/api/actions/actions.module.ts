@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
+import { ActionCommands } from './action-commands.service';
+import { ActionInputChecks } from './action-input-checks';
+import { ActionQueries } from './action-queries.service';
 import { ActionsController } from './actions.controller';
-import { ActionsService } from './actions.service';
 import { DeadLettersService } from './dead-letters.service';
 import { TenantQuotas } from './tenant-quotas';
 
@@ -10,7 +12,7 @@ import { TenantQuotas } from './tenant-quotas';
 @Module({
   imports: [SignatureModule, OutboundModule],
   controllers: [ActionsController],
-  providers: [ActionsService, DeadLettersService, TenantQuotas],
-  exports: [ActionsService, DeadLettersService],
+  providers: [ActionCommands, ActionQueries, ActionInputChecks, DeadLettersService, TenantQuotas],
+  exports: [ActionCommands, ActionQueries, DeadLettersService],
 })
 export class ActionsModule {}

@@ -3,7 +3,8 @@ import { EVERY_TENANT, TenantScope } from '@app/database';
 import { ActionStatus, TransitionRefusedError } from '@app/domain';
 import { ActionNotFoundError } from '../errors/action.errors';
 import { QuotaExceededError } from '../errors/quota.errors';
-import { ActionsService } from './actions.service';
+import { ActionCommands } from './action-commands.service';
+import { ActionQueries } from './action-queries.service';
 
 export interface RetryAllResult {
   /** Actions put back to PENDING. */
@@ -20,10 +21,13 @@ const PAGE_SIZE = 100;
 /** The FAILED or NO_ACTION actions of a type, and retrying them all through the one manual-retry path. */
 @Injectable()
 export class DeadLettersService {
-  constructor(private readonly actions: ActionsService) {}
+  constructor(
+    private readonly queries: ActionQueries,
+    private readonly commands: ActionCommands,
+  ) {}
 
   /**
-   * Retries every action of `type` that is `status` (FAILED or NO_ACTION) in `scope`, each with `ActionsService.retry`, so
+   * Retries every action of `type` that is `status` (FAILED or NO_ACTION) in `scope`, each with `ActionCommands.control`, so
    * each one follows exactly the rules of a single retry in the console: it needs a place among
    * its tenant's active actions, and, being the operator's, counts against no tenant's rate.
    * Pages move forward by (executionTime, id), and a retried action leaves the status filter, so
@@ -33,7 +37,7 @@ export class DeadLettersService {
     const result: RetryAllResult = { retried: 0, skipped: 0, overQuota: 0 };
     let cursor: string | undefined;
     do {
-      const page = await this.actions.list({ status, action: type, limit: PAGE_SIZE, cursor }, scope);
+      const page = await this.queries.list({ status, action: type, limit: PAGE_SIZE, cursor }, scope);
       await Promise.all(page.items.map((action) => this.retryOne(action.id, result)));
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
@@ -43,7 +47,7 @@ export class DeadLettersService {
   /** Retries in the operator's scope: the listing already limited the actions to the tenant chosen. */
   private async retryOne(id: string, result: RetryAllResult): Promise<void> {
     try {
-      await this.actions.retry(id, EVERY_TENANT);
+      await this.commands.control(id, EVERY_TENANT, { type: 'retriedManually' });
       result.retried += 1;
     } catch (error) {
       if (error instanceof QuotaExceededError) result.overQuota += 1;

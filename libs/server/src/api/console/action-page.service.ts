@@ -3,7 +3,7 @@ import { PunctualConfig } from '@app/config';
 import { ActionEntity, EVERY_TENANT, WorkersRepository } from '@app/database';
 import { ActionStatus, Clock, InvalidChangeError, LifecycleEvent, TransitionRefusedError, claimable, transition, unlockedGuard } from '@app/domain';
 import { jobIdFor } from '@app/scheduling';
-import { ActionsService } from '../actions/actions.service';
+import { ActionQueries } from '../actions/action-queries.service';
 import { ActionControls, ActionPageData, WorkerWait } from './views/action-page.view';
 import { segment } from './views/html';
 
@@ -42,7 +42,7 @@ export function controlsFor(action: ActionEntity, now: Date, { lockWindowMs, cat
 @Injectable()
 export class ActionPageService {
   constructor(
-    private readonly actions: ActionsService,
+    private readonly queries: ActionQueries,
     private readonly clock: Clock,
     private readonly config: PunctualConfig,
     private readonly workers: WorkersRepository,
@@ -51,10 +51,10 @@ export class ActionPageService {
   async load(id: string): Promise<Omit<ActionPageData, 'csrfToken'>> {
     // The action first, then its history: read together, an outcome committed between the two
     // reads would show the new status beside a history without the attempt that made it.
-    const action = await this.actions.get(id, EVERY_TENANT);
+    const action = await this.queries.get(id, EVERY_TENANT);
     const [history, occurrences] = await Promise.all([
-      this.actions.historyOf(id, EVERY_TENANT),
-      this.actions.occurrences(id, EVERY_TENANT, OCCURRENCES_SHOWN),
+      this.queries.historyOf(id, EVERY_TENANT),
+      this.queries.occurrences(id, EVERY_TENANT, OCCURRENCES_SHOWN),
     ]);
     // Only a PENDING or running action can have a job; a PENDING one beyond the queueing horizon has none yet.
     const queued = action.status === ActionStatus.Pending || action.status === ActionStatus.InProgress;

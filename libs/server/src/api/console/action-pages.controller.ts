@@ -4,7 +4,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
-import { ActionsService } from '../actions/actions.service';
+import { ActionCommands, ActionControl } from '../actions/action-commands.service';
+import { ActionQueries } from '../actions/action-queries.service';
 import { ERROR_ANSWERS } from '../errors/error-replies';
 import { QuotaExceededError } from '../errors/quota.errors';
 import { ConsoleExceptionFilter } from './console-exception.filter';
@@ -31,14 +32,15 @@ const DONE = new Map<Done, string>([
 
 /**
  * The actions list and each action's page with its operations. Every change goes through
- * `ActionsService`, exactly as the REST API's does; a refusal is shown with the service's reason.
+ * `ActionCommands.control`, exactly as the REST API's does; a refusal is shown with the service's reason.
  */
 @ApiExcludeController()
 @Controller('admin/actions')
 @UseFilters(ConsoleExceptionFilter)
 export class ActionPagesController {
   constructor(
-    private readonly actions: ActionsService,
+    private readonly commands: ActionCommands,
+    private readonly queries: ActionQueries,
     private readonly pages: ActionPageService,
     private readonly types: ActionTypeRegistry,
     private readonly tenants: ConsoleTenants,
@@ -50,7 +52,7 @@ export class ActionPagesController {
     if (id) return res.redirect(303, `/admin/actions/${parseId(id)}`);
     const tenant = await this.tenants.filter(query);
     const filters = { ...parseListFilters(query), tenant: tenant.selected };
-    const page = await this.actions.list(filters, tenant.scope);
+    const page = await this.queries.list(filters, tenant.scope);
     const types = [...new Set([...this.types.types(), ...(filters.action ? [filters.action] : [])])].sort();
     const deleted = textField(query, 'deleted');
     const notice: Notice | undefined = deleted
@@ -71,7 +73,7 @@ export class ActionPagesController {
   @Post(':id/retry')
   @UseGuards(CsrfGuard)
   retry(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'retried', (actionId) => this.actions.retry(actionId, EVERY_TENANT));
+    return this.change(parseId(id), csrfToken, res, 'retried', { type: 'retriedManually' });
   }
 
   @Post(':id/reschedule')
@@ -80,46 +82,46 @@ export class ActionPagesController {
     const raw = textField(body, 'executionTime');
     if (!raw) throw new ConsoleInputError('executionTime', 'is required: give the new execution time');
     const executionTime = parseTime(raw, 'executionTime');
-    return this.change(parseId(id), csrfToken, res, 'rescheduled', (actionId) => this.actions.update(actionId, EVERY_TENANT, { executionTime }, null));
+    return this.change(parseId(id), csrfToken, res, 'rescheduled', { type: 'patched', changes: { executionTime }, by: null });
   }
 
   @Post(':id/cancel')
   @UseGuards(CsrfGuard)
   cancel(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'canceled', (actionId) => this.actions.cancel(actionId, EVERY_TENANT, 'canceled in the console'));
+    return this.change(parseId(id), csrfToken, res, 'canceled', { type: 'canceled', note: 'canceled in the console' });
   }
 
   @Post(':id/pause')
   @UseGuards(CsrfGuard)
   pause(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'paused', (actionId) => this.actions.pause(actionId, EVERY_TENANT, 'paused in the console'));
+    return this.change(parseId(id), csrfToken, res, 'paused', { type: 'paused', note: 'paused in the console' });
   }
 
   @Post(':id/resume')
   @UseGuards(CsrfGuard)
   resume(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
-    return this.change(parseId(id), csrfToken, res, 'resumed', (actionId) => this.actions.resume(actionId, EVERY_TENANT));
+    return this.change(parseId(id), csrfToken, res, 'resumed', { type: 'resumed' });
   }
 
   @Post(':id/skip')
   @UseGuards(CsrfGuard)
   skip(@Param('id') id: string, @Body() body: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const count = parseCount(textField(body, 'count') ?? '1', 'count', MAX_SKIP_COUNT);
-    return this.change(parseId(id), csrfToken, res, 'skipped', (actionId) => this.actions.skip(actionId, EVERY_TENANT, count));
+    return this.change(parseId(id), csrfToken, res, 'skipped', { type: 'skipRequested', count });
   }
 
   @Post(':id/delete')
   @UseGuards(CsrfGuard)
   async remove(@Param('id') id: string, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const actionId = parseId(id);
-    const refusal = await this.refusalOf(() => this.actions.remove(actionId, EVERY_TENANT));
+    const refusal = await this.refusalOf(() => this.commands.control(actionId, EVERY_TENANT, { type: 'deleted' }));
     if (!refusal) return res.redirect(303, `/admin/actions?deleted=${actionId}`);
     sendPage(res, refusal.status, await this.render(actionId, csrfToken, refusal.notice));
   }
 
-  /** Applies a change; done → back to the action's page (a reload then changes nothing), refused → the page with the reason. */
-  private async change(id: string, csrfToken: string, res: Response, done: Done, apply: (id: string) => Promise<unknown>): Promise<void> {
-    const refusal = await this.refusalOf(() => apply(id));
+  /** Applies a control as the operator; done → back to the action's page (a reload then changes nothing), refused → the page with the reason. */
+  private async change(id: string, csrfToken: string, res: Response, done: Done, control: ActionControl): Promise<void> {
+    const refusal = await this.refusalOf(() => this.commands.control(id, EVERY_TENANT, control));
     if (!refusal) return res.redirect(303, `/admin/actions/${id}?done=${done}`);
     sendPage(res, refusal.status, await this.render(id, csrfToken, refusal.notice));
   }

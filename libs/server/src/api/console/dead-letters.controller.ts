@@ -3,7 +3,7 @@ import { TenantScope } from '@app/database';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
 import { ActionStatus } from '@app/domain';
-import { ActionsService } from '../actions/actions.service';
+import { ActionQueries } from '../actions/action-queries.service';
 import { DeadLettersService } from '../actions/dead-letters.service';
 import { ConsoleExceptionFilter } from './console-exception.filter';
 import { DEAD_LETTER_STATUSES, DeadLetterStatus, RawInput, parseActionType, parseDeadLetterStatus, textField } from './console-input';
@@ -27,7 +27,7 @@ const COUNT = /^\d{1,9}$/;
 @UseFilters(ConsoleExceptionFilter)
 export class DeadLettersController {
   constructor(
-    private readonly actions: ActionsService,
+    private readonly queries: ActionQueries,
     private readonly deadLetters: DeadLettersService,
     private readonly tenants: ConsoleTenants,
   ) {}
@@ -36,7 +36,7 @@ export class DeadLettersController {
   @Header('Content-Type', HTML_CONTENT_TYPE)
   async index(@Query() query: RawInput): Promise<string> {
     const tenant = await this.tenants.filter(query);
-    const stats = await this.actions.stats(tenant.scope);
+    const stats = await this.queries.stats(tenant.scope);
     const byType = Object.entries(stats.byAction)
       .map(([type, byStatus]) => ({ type, counts: DEAD_LETTER_STATUSES.map((status) => byStatus[status] ?? 0) }))
       .filter(({ counts }) => counts.some((n) => n > 0))
@@ -53,7 +53,7 @@ export class DeadLettersController {
     const tenant = await this.tenants.filter(query);
     const [total, page] = await Promise.all([
       this.countOf(type, status, tenant.scope),
-      this.actions.list({ status, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, tenant.scope),
+      this.queries.list({ status, action: type, limit: DEFAULT_PAGE_SIZE, cursor, newestFirst: true }, tenant.scope),
     ]);
     return layout({
       title: `${status} ${type}`,
@@ -98,7 +98,7 @@ export class DeadLettersController {
   }
 
   private async countOf(type: string, status: DeadLetterStatus, scope: TenantScope): Promise<number> {
-    return (await this.actions.stats(scope)).byAction[type]?.[status] ?? 0;
+    return (await this.queries.stats(scope)).byAction[type]?.[status] ?? 0;
   }
 }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { ActivityRepository, TenantScope } from '@app/database';
 import { Clock } from '@app/domain';
-import { ActionsService } from '../actions/actions.service';
+import { ActionQueries } from '../actions/action-queries.service';
 import { LastHourActivity } from './last-hour-activity';
 import { OverviewData } from './views/overview.view';
 
@@ -16,7 +16,7 @@ const OVERDUE_SHOWN = 10;
 @Injectable()
 export class OverviewService {
   constructor(
-    private readonly actions: ActionsService,
+    private readonly queries: ActionQueries,
     private readonly activity: ActivityRepository,
     private readonly lastHour: LastHourActivity,
     private readonly clock: Clock,
@@ -27,7 +27,7 @@ export class OverviewService {
     const at = this.clock.now();
     const overdueAfterMs = this.config.scheduling.overdueGraceMs;
     const [stats, overdue, minutes] = await Promise.all([
-      this.actions.stats(scope),
+      this.queries.stats(scope),
       this.activity.overdue(scope, new Date(at.getTime() - overdueAfterMs), OVERDUE_SHOWN),
       this.lastHour.at(at, scope),
     ]);

@@ -1,5 +1,5 @@
 import { InvalidRequestError } from '../errors/action.errors';
-import { IdempotencyClaim } from '../actions/actions.service';
+import { IdempotencyClaim } from '../actions/action-commands.service';
 import { requestHash } from './request-hash';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;

@@ -4,7 +4,8 @@ import { RPC_PATTERNS } from '@punctual/contract';
 import { TenantScope, tenantScope } from '@app/database';
 import { Caller, SignatureGuard, SignedMessage, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
-import { ActionsService } from '../actions/actions.service';
+import { ActionCommands } from '../actions/action-commands.service';
+import { ActionQueries } from '../actions/action-queries.service';
 import { ActionBatchResponse, ActionPageResponse, ActionResponse, ActionStatsResponse, HistoryEntryResponse } from '../actions/dto/action.response';
 import { ControlNoteDto } from '../actions/dto/control-note.dto';
 import { SkipOccurrencesDto } from '../actions/dto/skip-occurrences.dto';
@@ -24,25 +25,28 @@ const DEFAULT_OCCURRENCES = 10;
 
 /**
  * Every `/actions` route as a message pattern, for sibling apps on a NestJS transport. Each
- * handler calls the `ActionsService` method its HTTP twin calls, after the same signature check,
+ * handler calls the `ActionCommands` or `ActionQueries` method its HTTP twin calls, after the same signature check,
  * body rules and validation, and answers the same JSON; errors are the twin's (`RpcErrorFilter`).
  */
 @UseGuards(SignatureGuard, TenantInboxGuard)
 @UseFilters(RpcErrorFilter)
 @Controller()
 export class ActionsRpcController {
-  constructor(private readonly actions: ActionsService) {}
+  constructor(
+    private readonly commands: ActionCommands,
+    private readonly queries: ActionQueries,
+  ) {}
 
   @MessagePattern(RPC_PATTERNS.create)
   async create(@Payload(RPC_BODY) body: unknown, @Payload() message: SignedMessage, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
     const claim = idempotencyClaim(messageHeader(message.headers, 'Idempotency-Key'), body);
-    const { action } = await this.actions.create(await validated(CreateActionDto, body), caller, claim);
+    const { action } = await this.commands.create(await validated(CreateActionDto, body), caller, claim);
     return ActionResponse.from(action);
   }
 
   @MessagePattern(RPC_PATTERNS.createBatch)
   async createBatch(@Payload(RPC_BATCH_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<ActionBatchResponse> {
-    const created = await this.actions.createBatch((await validated(CreateBatchDto, body)).items, caller);
+    const created = await this.commands.createBatch((await validated(CreateBatchDto, body)).items, caller);
     return { items: created.map(ActionResponse.from) };
   }
 
@@ -51,31 +55,31 @@ export class ActionsRpcController {
     const { action, ...query } = envelope(body, ['action', 'count']);
     const dto = await validated(CreateActionDto, action);
     const { count } = await validated(OccurrencesQuery, query);
-    return OccurrencesResponse.from(await this.actions.preview(dto, caller, count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.queries.preview(dto, caller, count ?? DEFAULT_OCCURRENCES));
   }
 
   @MessagePattern(RPC_PATTERNS.get)
   async get(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.get(actionId(envelope(body, ['id']).id), scope));
+    return ActionResponse.from(await this.queries.get(actionId(envelope(body, ['id']).id), scope));
   }
 
   @MessagePattern(RPC_PATTERNS.list)
   async list(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionPageResponse> {
-    const page = await this.actions.list(await validated(ListActionsQuery, body), scope);
+    const page = await this.queries.list(await validated(ListActionsQuery, body), scope);
     return { items: page.items.map(ActionResponse.from), nextCursor: page.nextCursor };
   }
 
   @MessagePattern(RPC_PATTERNS.stats)
   async stats(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionStatsResponse> {
     envelope(body, []);
-    return this.actions.stats(scope);
+    return this.queries.stats(scope);
   }
 
   /** The first page (or the page `limit` and `cursor` ask for); the HTTP twin's `Link` header has no place in a reply. */
   @MessagePattern(RPC_PATTERNS.history)
   async history(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<HistoryEntryResponse[]> {
     const { id, ...query } = envelope(body, ['id', 'limit', 'cursor']);
-    const page = await this.actions.historyOf(actionId(id), scope, await validated(HistoryQuery, query));
+    const page = await this.queries.historyOf(actionId(id), scope, await validated(HistoryQuery, query));
     return page.entries.map(HistoryEntryResponse.from);
   }
 
@@ -83,21 +87,25 @@ export class ActionsRpcController {
   async occurrences(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<OccurrencesResponse> {
     const { id, ...query } = envelope(body, ['id', 'count']);
     const { count } = await validated(OccurrencesQuery, query);
-    return OccurrencesResponse.from(await this.actions.occurrences(actionId(id), scope, count ?? DEFAULT_OCCURRENCES));
+    return OccurrencesResponse.from(await this.queries.occurrences(actionId(id), scope, count ?? DEFAULT_OCCURRENCES));
   }
 
   @MessagePattern(RPC_PATTERNS.update)
   async update(@Payload(RPC_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
     const { id, changes } = envelope(body, ['id', 'changes']);
     return ActionResponse.from(
-      await this.actions.update(actionId(id), tenantScope(caller.tenant), await validated(UpdateActionDto, changes ?? {}), caller.keyId),
+      await this.commands.control(actionId(id), tenantScope(caller.tenant), {
+        type: 'patched',
+        changes: await validated(UpdateActionDto, changes ?? {}),
+        by: caller.keyId,
+      }),
     );
   }
 
   /** Answers `null`, as a reply must carry a value where HTTP answers 204. */
   @MessagePattern(RPC_PATTERNS.delete)
   async remove(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<null> {
-    await this.actions.remove(actionId(envelope(body, ['id']).id), scope);
+    await this.commands.control(actionId(envelope(body, ['id']).id), scope, { type: 'deleted' });
     return null;
   }
 
@@ -106,30 +114,30 @@ export class ActionsRpcController {
   async cancel(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'note']);
     const { note } = await validated(ControlNoteDto, rest);
-    return ActionResponse.from(await this.actions.cancel(actionId(id), scope, note ?? null));
+    return ActionResponse.from(await this.commands.control(actionId(id), scope, { type: 'canceled', note: note ?? null }));
   }
 
   @MessagePattern(RPC_PATTERNS.pause)
   async pause(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'note']);
     const { note } = await validated(ControlNoteDto, rest);
-    return ActionResponse.from(await this.actions.pause(actionId(id), scope, note ?? null));
+    return ActionResponse.from(await this.commands.control(actionId(id), scope, { type: 'paused', note: note ?? null }));
   }
 
   @MessagePattern(RPC_PATTERNS.resume)
   async resume(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.resume(actionId(envelope(body, ['id']).id), scope));
+    return ActionResponse.from(await this.commands.control(actionId(envelope(body, ['id']).id), scope, { type: 'resumed' }));
   }
 
   @MessagePattern(RPC_PATTERNS.skip)
   async skip(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
     const { id, ...rest } = envelope(body, ['id', 'count']);
     const { count } = await validated(SkipOccurrencesDto, rest);
-    return ActionResponse.from(await this.actions.skip(actionId(id), scope, count ?? 1));
+    return ActionResponse.from(await this.commands.control(actionId(id), scope, { type: 'skipRequested', count: count ?? 1 }));
   }
 
   @MessagePattern(RPC_PATTERNS.retry)
   async retry(@Payload(RPC_BODY) body: unknown, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
-    return ActionResponse.from(await this.actions.retry(actionId(envelope(body, ['id']).id), scope));
+    return ActionResponse.from(await this.commands.control(actionId(envelope(body, ['id']).id), scope, { type: 'retriedManually' }));
   }
 }
