@@ -2,7 +2,7 @@
 // The layering, as lint rules: apps import libs, libs never import apps nor the server that stands on
 // them, an app's sources are its own, the packages a project installs (contract, client, SDK) import no
 // server code, the API's and the worker's module trees (libs/server) do not import each other, and the
-// domain imports nothing of ours.
+// domain and the runtime import nothing of ours.
 // One `no-restricted-imports` entry per kind of file, since a later entry replaces an earlier one.
 
 /** A relative path into an app (`../../../apps/api/…`). */
@@ -46,6 +46,12 @@ const boundaries = [
     INTO_APPS,
     INTO_ANOTHER_LIB,
     { regex: '^@(app|punctual)/', message: 'The domain is pure rules: it imports nothing of ours.' },
+  ]),
+  // Periodic tasks, leadership and batching, for any process and any store: the stores' libs stand on it.
+  restrict(['libs/runtime/**/*.ts'], [
+    INTO_APPS,
+    INTO_ANOTHER_LIB,
+    { regex: '^@(app|punctual)/', message: 'The runtime is process machinery for any store: it imports nothing of ours.' },
   ]),
   restrict(['libs/contract/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The contract', [])]),
   // Its peer dependencies alone: what needs the server's runtime (the outbound client) is `@punctual/server`'s.

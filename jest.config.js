@@ -8,7 +8,7 @@ const { compilerOptions } = require('./tsconfig.json');
 /** Specs beside the code that talk to Postgres or Redis, start a server or boot a Nest module: they run with the e2e tier. */
 const SPECS_WITH_SERVICES = [
   // Postgres
-  'libs/database/src/leadership/leader-task.spec.ts',
+  'libs/runtime/src/leader-task.spec.ts',
   'libs/database/src/repositories/hydrate.spec.ts',
   'libs/database/src/repositories/nonce.repository.spec.ts',
   'libs/signature/src/signature.verifier.spec.ts',

@@ -43,6 +43,12 @@ describe('Lint keeps the layering', () => {
       /imports nothing of ours/,
     ],
     [
+      'the runtime importing the database, which stands on it',
+      'libs/runtime/src/leader-task.ts',
+      "import { SessionLock } from '@app/database';",
+      /runtime is process machinery/,
+    ],
+    [
       'the contract importing a server library',
       'libs/contract/src/actions.ts',
       "import { Repository } from 'typeorm';",
@@ -105,6 +111,7 @@ describe('Lint keeps the layering', () => {
     ['the client importing the contract', 'libs/client/src/punctual-client.ts', "import { RPC_PATTERNS } from '@punctual/contract';"],
     ['the SDK importing Nest’s decorators', 'libs/sdk/src/fulfillment.decorator.ts', "import { Injectable } from '@nestjs/common';"],
     ['the SDK importing class-validator, a peer dependency', 'libs/sdk/src/outbound-url.decorator.ts', "import { ValidateBy } from 'class-validator';"],
+    ['a store’s lib importing the runtime', 'libs/database/src/advisory-lock.ts', "import { AdvisoryLock } from '@app/runtime';"],
     [
       'the domain importing its own files and node',
       'libs/domain/src/lifecycle/transition.ts',

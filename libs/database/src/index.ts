@@ -1,9 +1,7 @@
 export * from './database.module';
 export * from './data-source-options';
 export * from './migrate';
-export * from './leadership/advisory-lock';
-export * from './leadership/periodic-task';
-export * from './leadership/leader-task';
+export * from './advisory-lock';
 export * from './entities/action.entity';
 export * from './entities/action-resource';
 export * from './entities/action-history.entity';
@@ -20,7 +18,6 @@ export * from './lifecycle-store/lifecycle.store';
 export { CLAIM_SQL } from './lifecycle-store/claim.statement';
 export * from './repositories/gauge.repository';
 export * from './repositories/hydrate';
-export * from './repositories/group-commit';
 export * from './repositories/schedule.repository';
 export * from './repositories/retention.repository';
 export * from './repositories/partitions.repository';

@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { PunctualConfig, queuePrefixOf } from '@app/config';
-import { GroupCommit, QueueableAction } from '@app/database';
+import { QueueableAction } from '@app/database';
+import { GroupCommit } from '@app/runtime';
 import { Clock } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 import { fairShares } from './fair-share';

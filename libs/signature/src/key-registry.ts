@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { ConfiguredApiKey, KeyRing, PunctualConfig } from '@app/config';
-import { PeriodicTask, StoredApiKey, TenantsRepository } from '@app/database';
+import { StoredApiKey, TenantsRepository } from '@app/database';
+import { PeriodicTask } from '@app/runtime';
 
 /** How often each process reads the run-time keys again: a key revoked anywhere is refused everywhere within this and one read. */
 export const KEY_REFRESH_MS = 2000;

@@ -5,7 +5,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { NewAction } from '../repositories/action-query.types';
-import { GroupCommit } from '../repositories/group-commit';
+import { postgresGroupCommit } from '../repositories/postgres-group-commit';
 import { blankEntity, hydrate, hydrateJson } from '../repositories/hydrate';
 import { preparedQuery } from '../repositories/prepared-query';
 import { APPLY_CHANGES_SQL, CHANGE_COLUMNS, Change } from './apply-changes.statement';
@@ -60,10 +60,10 @@ interface InsertedRow {
  */
 @Injectable()
 export class LifecycleStore {
-  private readonly singleCreates = new GroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
-  private readonly claims = new GroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
-  private readonly outcomes = new GroupCommit<Transition<ActionEntity>, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
-  private readonly changes = new GroupCommit<Change, ActionEntity | null>((changes) => this.applyMany(changes));
+  private readonly singleCreates = postgresGroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
+  private readonly claims = postgresGroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
+  private readonly outcomes = postgresGroupCommit<Transition<ActionEntity>, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
+  private readonly changes = postgresGroupCommit<Change, ActionEntity | null>((changes) => this.applyMany(changes));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

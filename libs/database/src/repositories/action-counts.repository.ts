@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { ALL_STATUSES, ActionStatus } from '@app/domain';
-import { TransactionLock } from '../leadership/advisory-lock';
+import { TransactionLock } from '../advisory-lock';
 import { ActionStats } from './action-query.types';
 import { TenantScope, ownedBy, tenantCondition } from './tenant-scope';
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
 import { overdueBefore } from './action-predicates';
-import { SessionLock } from '../leadership/advisory-lock';
+import { SessionLock } from '../advisory-lock';
 
 /** Session-level advisory-lock key of the one process that computes gauges ("pung"). */
 const GAUGE_LOCK = 0x70756e67;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { GroupCommit } from './group-commit';
+import { postgresGroupCommit } from './postgres-group-commit';
 import { preparedQuery } from './prepared-query';
 import { UnnestColumns } from './unnest-columns';
 
@@ -45,7 +45,7 @@ const ACCEPT_NONCES_SQL = `INSERT INTO accepted_nonces (key_id, nonce, expires_a
 @Injectable()
 export class NonceRepository {
   // Every signed request records its nonce: concurrent verifications share one statement and one commit.
-  private readonly uses = new GroupCommit<NonceUse, boolean>((uses) => this.acceptMany(uses));
+  private readonly uses = postgresGroupCommit<NonceUse, boolean>((uses) => this.acceptMany(uses));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { PunctualConfig } from '@app/config';
-import { SessionLock } from '../leadership/advisory-lock';
+import { SessionLock } from '../advisory-lock';
 
 /** Session-level advisory-lock key of the one process that purges ("rete"). */
 const RETENTION_LOCK = 0x72657465;

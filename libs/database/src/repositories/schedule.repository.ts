@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { TransactionLock } from '../leadership/advisory-lock';
+import { TransactionLock } from '../advisory-lock';
 import { ActionEntity } from '../entities/action.entity';
 import { HELD_BY_PAUSE, ofUnknownTypeAt, overdueBefore } from './action-predicates';
 import { hydrate } from './hydrate';

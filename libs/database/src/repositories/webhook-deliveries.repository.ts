@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionEntity } from '../entities/action.entity';
-import { GroupCommit } from './group-commit';
+import { postgresGroupCommit } from './postgres-group-commit';
 import { hydrateJson } from './hydrate';
 import { UnnestColumns } from './unnest-columns';
 
@@ -86,8 +86,8 @@ export type AttemptResult =
 @Injectable()
 export class WebhookDeliveriesRepository {
   // Concurrent attempts share their claim and their result statements, as action outcomes do.
-  private readonly claims = new GroupCommit<ClaimRequest, ClaimedDelivery | null>((requests) => this.claimMany(requests));
-  private readonly results = new GroupCommit<ResultRequest, boolean>((results) => this.recordMany(results));
+  private readonly claims = postgresGroupCommit<ClaimRequest, ClaimedDelivery | null>((requests) => this.claimMany(requests));
+  private readonly results = postgresGroupCommit<ResultRequest, boolean>((results) => this.recordMany(results));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

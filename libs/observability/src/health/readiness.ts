@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HealthCheckResult } from '@nestjs/terminus';
-import { PeriodicTask } from '@app/database';
+import { PeriodicTask } from '@app/runtime';
 import { PunctualMetrics } from '../metrics/punctual-metrics';
 
 /** What a process checks before it says it can do its work; each app provides its own. */

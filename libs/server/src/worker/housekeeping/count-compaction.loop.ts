@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { ActionCountsRepository, LeaderTask } from '@app/database';
+import { ActionCountsRepository } from '@app/database';
+import { LeaderTask } from '@app/runtime';
 
 /** Often enough that a stats read sums a few hundred deltas at most under load. */
 export const COUNT_COMPACTION_INTERVAL_MS = 10_000;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { GaugeRepository, LeaderTask } from '@app/database';
+import { GaugeRepository } from '@app/database';
+import { LeaderTask } from '@app/runtime';
 import { PunctualMetrics } from '@app/observability';
 
 /** Often enough for a scrape every 15 s to see a fresh value; one indexed count per interval for the whole system. */

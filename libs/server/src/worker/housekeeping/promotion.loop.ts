@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { PunctualConfig } from '@app/config';
-import { LeaderTask, ScheduleRepository } from '@app/database';
+import { ScheduleRepository } from '@app/database';
+import { LeaderTask } from '@app/runtime';
 import { ActionPromoter, PromotionLead, PromotionReport } from '@app/scheduling';
 
 /** Runs the promoter every PROMOTE_INTERVAL_MS on the one worker that gets the promoter lock for the tick. */

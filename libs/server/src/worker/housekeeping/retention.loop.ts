@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Client } from 'pg';
 import { PunctualConfig } from '@app/config';
-import { LeaderTask, PartitionsRepository, PartitionUpkeep, RetentionRepository, WorkersRepository } from '@app/database';
+import { PartitionsRepository, PartitionUpkeep, RetentionRepository, WorkersRepository } from '@app/database';
+import { LeaderTask } from '@app/runtime';
 
 const BATCH_SIZE = 1000;
 /**

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { PunctualConfig } from '@app/config';
-import { PeriodicTask, WebhookDeliveriesRepository } from '@app/database';
+import { WebhookDeliveriesRepository } from '@app/database';
+import { PeriodicTask } from '@app/runtime';
 import { Clock } from '@app/domain';
 import { WEBHOOK_QUEUE, WebhookJobData, webhookJobIdFor } from '@app/webhooks';
 

@@ -2,9 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Test, TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { waitUntil } from '@app/testing';
-import { dataSourceOptions } from '../data-source-options';
-import { AdvisoryLock, SessionLock, TransactionLock } from './advisory-lock';
-import { LeaderTask } from './leader-task';
+import { SessionLock, TransactionLock, dataSourceOptions } from '@app/database';
+import { AdvisoryLock, LeaderTask } from './leader-task';
 
 /** A key no real task uses ("spec"). */
 const SPEC_LOCK = 0x73706563;

@@ -1,5 +1,12 @@
-import { AdvisoryLock } from './advisory-lock';
 import { PeriodicSettings, PeriodicTask } from './periodic-task';
+
+/** Leadership among all processes: work that one of them does at a time, the one holding the lock (in Postgres, an advisory lock). */
+export interface AdvisoryLock<Scope> {
+  /** Runs `work` holding the lock, or returns null at once when another process holds it. */
+  whileHeld<T>(work: (scope: Scope) => Promise<T>): Promise<T | null>;
+  /** Lets the lock go for good, so that another process takes it at its next try. */
+  release(): Promise<void>;
+}
 
 /**
  * A periodic task that runs on one process at a time among all: the one holding `lock` (a

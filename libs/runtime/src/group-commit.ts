@@ -1,13 +1,11 @@
-import { isDatabaseUnavailable, isStatementCancelled } from '../database-unavailable';
-
 interface Waiting<I, O> {
   item: I;
   resolve: (output: O) => void;
   reject: (error: unknown) => void;
 }
 
-/** Whether a failed batch's items are worth writing one by one: not after an outage or a statement timeout, which would only repeat, item after item. */
-const retriedAloneInPostgres = (error: unknown) => !isDatabaseUnavailable(error) && !isStatementCancelled(error);
+/** The most items one batch writes, unless told otherwise. */
+export const DEFAULT_MAX_BATCH = 500;
 
 /**
  * Writes concurrent requests together: while one batch is in flight, new requests wait and go
@@ -15,9 +13,9 @@ const retriedAloneInPostgres = (error: unknown) => !isDatabaseUnavailable(error)
  * at once; a busy one pays one round trip and one commit for many. `write` returns one output per
  * item, in order.
  *
- * When a batch fails and `retryAlone` says the failure may be an item's own (by default, anything
- * but a Postgres outage or statement timeout), its items are retried one by one, so one bad item
- * (or a deadlock with a neighbour) fails only itself.
+ * When a batch fails and `retryAlone` says the failure may be an item's own (by default, any
+ * failure), its items are retried one by one, so one bad item (or a deadlock with a neighbour)
+ * fails only itself.
  */
 export class GroupCommit<I, O> {
   private waiting: Waiting<I, O>[] = [];
@@ -25,8 +23,8 @@ export class GroupCommit<I, O> {
 
   constructor(
     private readonly write: (items: I[]) => Promise<O[]>,
-    private readonly maxBatch = 500,
-    private readonly retryAlone: (error: unknown) => boolean = retriedAloneInPostgres,
+    private readonly maxBatch = DEFAULT_MAX_BATCH,
+    private readonly retryAlone: (error: unknown) => boolean = () => true,
   ) {}
 
   submit(item: I): Promise<O> {

@@ -1,13 +1,6 @@
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
-
-/** Leadership among all processes: work that one of them does at a time, the one holding a Postgres advisory lock. */
-export interface AdvisoryLock<Scope> {
-  /** Runs `work` holding the lock, or returns null at once when another process holds it. */
-  whileHeld<T>(work: (scope: Scope) => Promise<T>): Promise<T | null>;
-  /** Lets the lock go for good, so that another process takes it at its next try. */
-  release(): Promise<void>;
-}
+import { AdvisoryLock } from '@app/runtime';
 
 /**
  * A lock for the length of one transaction: `whileHeld` runs its work in a transaction that holds

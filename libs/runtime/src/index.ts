@@ -1,0 +1,3 @@
+export * from './group-commit';
+export * from './leader-task';
+export * from './periodic-task';
