@@ -63,8 +63,8 @@ export const CLAIM_SQL = `WITH requested AS (
   ), history AS (
     -- A fresh claim writes what the lifecycle's 'claimed' event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's 'interrupted', written after it.
     -- due_at, so the history tells each attempt's firing lag.
-    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
-    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), due_at FROM claimed WHERE previous_status = 'PENDING'
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at, event)
+    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), due_at, 'claimed' FROM claimed WHERE previous_status = 'PENDING'
   )
   SELECT c.*, NULL::bigint AS due_in_ms, false AS on_calendar_date FROM claimed c
   UNION ALL
