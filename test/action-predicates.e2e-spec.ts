@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { QueryRunner } from 'typeorm';
-import { ActionState, ActionStatus, claimable, endsForUnknownType, overdue } from '@app/domain';
-import { claimableAt, ofUnknownTypeAt, overdueBefore } from '../libs/database/src/repositories/action-predicates';
+import { ActionState, ActionStatus, claimable, endsForUnknownType, heldByPause, occurrenceLocalDay, overdue, startOfLocalDay } from '@app/domain';
+import {
+  HELD_BY_PAUSE,
+  claimableAt,
+  ofUnknownTypeAt,
+  occurrenceLocalDay as occurrenceLocalDaySql,
+  overdueBefore,
+} from '../libs/database/src/repositories/action-predicates';
 import { DELETION_CASES, TRANSITION_CASES, now } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 
@@ -78,6 +84,8 @@ describe('The SQL predicates on actions answer as their TypeScript twins, for ev
     `${r.status} occurrence ${r.occurrence} paused from ${r.pausedFrom} due ${r.nextAttemptAt.toISOString()} claimed until ${r.claimedUntil?.toISOString()}`;
 
   it('covers rows each predicate holds for and rows it does not', () => {
+    expect(rows.some((r) => heldByPause(r))).toBe(true);
+    expect(rows.some((r) => !heldByPause(r) && r.pausedFrom !== null)).toBe(true);
     expect(rows.some((r) => claimable(r, now))).toBe(true);
     expect(rows.some((r) => !claimable(r, now) && r.status === ActionStatus.Pending)).toBe(true);
     expect(rows.some((r) => endsForUnknownType(r, now, MINUTE, null))).toBe(true);
@@ -87,6 +95,7 @@ describe('The SQL predicates on actions answer as their TypeScript twins, for ev
 
   it.each(rows.map((r) => [named(r), r] as const))('%s', async (_name, row) => {
     const type = types.get(null)!;
+    expect(['held by a pause', await sqlSays(HELD_BY_PAUSE, row, type)]).toEqual(['held by a pause', heldByPause(row)]);
     expect(['claimable', await sqlSays(claimableAt('$7::timestamptz'), row, type, now)]).toEqual(['claimable', claimable(row, now)]);
     for (const dueBefore of [new Date(now.getTime() - MINUTE), now, new Date(now.getTime() + MINUTE)]) {
       expect(['overdue', dueBefore, await sqlSays(overdueBefore('$7::timestamptz'), row, type, dueBefore)]).toEqual([
@@ -107,5 +116,53 @@ describe('The SQL predicates on actions answer as their TypeScript twins, for ev
         ]);
       }
     }
+  });
+
+  it("finds the same local day of an occurrence as the calendar's TypeScript rule, over decades, in zones of every kind and at each local midnight", async () => {
+    // No zone (a one-off action: UTC), whole-hour, half- and quarter-hour offsets, southern and half-hour summer time,
+    // a zone that skipped a whole day (Apia, 2011-12-30) and ones beyond ±12 h.
+    const zones = [
+      null,
+      'UTC',
+      'Europe/Berlin',
+      'America/New_York',
+      'America/St_Johns',
+      'Asia/Kolkata',
+      'Asia/Kathmandu',
+      'Australia/Lord_Howe',
+      'America/Santiago',
+      'Pacific/Apia',
+      'Pacific/Kiritimati',
+      'Pacific/Pago_Pago',
+    ];
+    const from = Date.parse('2000-01-01T00:00:00Z');
+    const until = Date.parse('2037-01-01T00:00:00Z');
+    // A step that is no whole number of hours or days, so the instants fall at every time of day over the years.
+    const step = 3 * 86_400_000 + 7 * 3_600_000 + 13 * 60_000 + 11_007;
+    let compared = 0;
+    for (const timezone of zones) {
+      const times: Date[] = [];
+      for (let t = from; t < until; t += step) times.push(new Date(t));
+      // Each side of the local midnight that starts the 1st and the 15th of every month.
+      for (let year = 2000; year < 2037; year += 1) {
+        for (let month = 1; month <= 12; month += 1) {
+          for (const day of ['01', '15']) {
+            const midnight = startOfLocalDay(`${year}-${String(month).padStart(2, '0')}-${day}`, timezone ?? 'UTC').getTime();
+            times.push(new Date(midnight - 1), new Date(midnight));
+          }
+        }
+      }
+      const rows: { day: string }[] = await session.query(
+        `SELECT ${occurrenceLocalDaySql('a')}::text AS day
+           FROM (SELECT u.t AS execution_time, $2::varchar AS timezone, u.n FROM unnest($1::timestamptz[]) WITH ORDINALITY AS u(t, n)) a ORDER BY a.n`,
+        [times, timezone],
+      );
+      const differing = times
+        .map((time, i) => ({ time: time.toISOString(), sql: rows[i].day, typescript: occurrenceLocalDay({ executionTime: time, timezone }) }))
+        .filter((c) => c.sql !== c.typescript);
+      expect([timezone, differing.slice(0, 5)]).toEqual([timezone, []]);
+      compared += times.length;
+    }
+    expect(compared).toBeGreaterThan(50_000);
   });
 });

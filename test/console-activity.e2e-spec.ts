@@ -87,31 +87,32 @@ describe('Console activity figures', () => {
     }
   });
 
-  it('tells a retry from the next occurrence, counts interrupted attempts as failed, and takes lag percentiles per minute', async () => {
+  it('counts the outcomes the history recorded, minute by minute, and takes lag percentiles over the claims', async () => {
     const [a, b, c, waiting, next] = await Promise.all([1, 2, 3, 4, 5].map(() => create(httpRequestExample())));
-    // Rows whose state the history below left behind: `next` moved on to its second occurrence.
-    await api.db.query(`UPDATE actions SET occurrence = 2 WHERE id = $1`, [next]);
     const at = (time: string) => `2020-01-01T10:${time}Z`;
-    const entries: [string, string | null, string, number, string, string | null][] = [
+    const entries: [string, string, string, string, string | null, string, string | null][] = [
       // 10:00 — a's first occurrence succeeds and its second is claimed: lags 100 ms and 300 ms.
-      [a, 'PENDING', 'IN_PROGRESS', 1, at('00:00.100'), at('00:00.000')],
-      [a, 'IN_PROGRESS', 'PENDING', 1, at('00:10'), null],
-      [a, 'PENDING', 'IN_PROGRESS', 2, at('00:20'), at('00:19.700')],
+      [a, 'PENDING', 'IN_PROGRESS', 'claimed', null, at('00:00.100'), at('00:00.000')],
+      [a, 'IN_PROGRESS', 'PENDING', 'succeeded', 'succeeded', at('00:10'), null],
+      [a, 'PENDING', 'IN_PROGRESS', 'claimed', null, at('00:20'), at('00:19.700')],
       // 10:01 — a's second occurrence fails, is retried, is interrupted (worker lost), then fails for good.
-      [a, 'IN_PROGRESS', 'PENDING', 2, at('01:05'), null],
-      [a, 'PENDING', 'IN_PROGRESS', 2, at('01:30'), at('01:29')],
-      [a, 'IN_PROGRESS', 'IN_PROGRESS', 2, at('01:40'), null],
-      [a, 'IN_PROGRESS', 'FAILED', 2, at('01:50'), null],
-      // 10:02 — b's type is unknown, c completes, `waiting` backs off, `next` moved on (no claim since).
-      [b, 'PENDING', 'NO_ACTION', 1, at('02:00'), null],
-      [c, 'IN_PROGRESS', 'COMPLETED', 1, at('02:10'), null],
-      [waiting, 'IN_PROGRESS', 'PENDING', 1, at('02:20'), null],
-      [next, 'IN_PROGRESS', 'PENDING', 1, at('02:30'), null],
+      [a, 'IN_PROGRESS', 'PENDING', 'failed', 'failed', at('01:05'), null],
+      [a, 'PENDING', 'IN_PROGRESS', 'claimed', null, at('01:30'), at('01:29')],
+      [a, 'IN_PROGRESS', 'IN_PROGRESS', 'interrupted', 'failed', at('01:40'), null],
+      [a, 'IN_PROGRESS', 'FAILED', 'failed', 'failed', at('01:50'), null],
+      // 10:02 — b's type is unknown, c completes, `waiting` backs off, `next` moves on; a skip and a cancel request are no attempts.
+      [b, 'PENDING', 'NO_ACTION', 'typeUnknown', 'no_action', at('02:00'), null],
+      [c, 'IN_PROGRESS', 'COMPLETED', 'succeeded', 'succeeded', at('02:10'), null],
+      [waiting, 'IN_PROGRESS', 'PENDING', 'failed', 'failed', at('02:20'), null],
+      [next, 'PENDING', 'PENDING', 'succeeded', null, at('02:29'), null],
+      [next, 'IN_PROGRESS', 'PENDING', 'succeeded', 'succeeded', at('02:30'), null],
+      [c, 'IN_PROGRESS', 'IN_PROGRESS', 'canceled', null, at('02:40'), null],
     ];
-    for (const [id, from, to, occurrence, time, due] of entries) {
+    for (const [id, from, to, event, outcome, time, due] of entries) {
       await api.db.query(
-        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, note, at, due_at) VALUES ($1, $2, $3, $4, 1, NULL, $5, $6)`,
-        [id, from, to, occurrence, time, due],
+        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, note, at, due_at, event, outcome)
+          VALUES ($1, $2, $3, 1, 1, NULL, $4, $5, $6, $7)`,
+        [id, from, to, time, due, event, outcome],
       );
     }
 
@@ -123,36 +124,14 @@ describe('Console activity figures', () => {
     ]);
   });
 
-  it('counts an attempt that ended a cancellation by its outcome, and a cancel request as no attempt', async () => {
-    const [succeeded, failed] = await Promise.all([1, 2].map(() => create(httpRequestExample())));
-    await api.db.query(`UPDATE actions SET status = 'CANCELED', retry_count = CASE WHEN id = $1 THEN 0 ELSE 1 END WHERE id IN ($1, $2)`, [
-      succeeded,
-      failed,
-    ]);
-    const at = (time: string) => `2020-01-01T10:${time}Z`;
-    const entries: [string, string, string, number, string][] = [
-      [succeeded, 'IN_PROGRESS', 'IN_PROGRESS', 0, at('00:05')], // the cancel request, while the attempt ran
-      [succeeded, 'IN_PROGRESS', 'CANCELED', 1, at('00:10')],
-      [failed, 'IN_PROGRESS', 'IN_PROGRESS', 0, at('00:15')],
-      [failed, 'IN_PROGRESS', 'CANCELED', 1, at('00:20')],
-    ];
-    for (const [id, from, to, attempt, time] of entries) {
-      await api.db.query(
-        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, note, at) VALUES ($1, $2, $3, 1, $4, NULL, $5)`,
-        [id, from, to, attempt, time],
-      );
-    }
-    const [minute] = await activity.perMinute(EVERY_TENANT, new Date(at('00:30')), new Date(at('01:00')));
-    expect(minute).toMatchObject({ succeeded: 1, failed: 1, noAction: 0, started: 0 });
-  });
-
   it('reads each finished minute of the last hour once, and the minutes still filling on every refresh', async () => {
     const id = await create(httpRequestExample());
     const now = new Date();
     const claimAt = (ago: number) => new Date(now.getTime() - ago);
     const claim = (at: Date) =>
       api.db.query(
-        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, at, due_at) VALUES ($1, 'PENDING', 'IN_PROGRESS', 1, 1, $2, $3) RETURNING id`,
+        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, at, due_at, event)
+          VALUES ($1, 'PENDING', 'IN_PROGRESS', 1, 1, $2, $3, 'claimed') RETURNING id`,
         [id, at, new Date(at.getTime() - 40)],
       );
     await claim(claimAt(30 * 60_000));
@@ -181,7 +160,8 @@ describe('Console activity figures', () => {
     const claimedAt = new Date(Date.now() - 5 * 60_000);
     for (const id of [mine, mineToo, theirs, theirs, theirs]) {
       await api.db.query(
-        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, at, due_at) VALUES ($1, 'PENDING', 'IN_PROGRESS', 1, 1, $2, $3)`,
+        `INSERT INTO action_history (action_id, from_status, to_status, occurrence, attempt, at, due_at, event)
+          VALUES ($1, 'PENDING', 'IN_PROGRESS', 1, 1, $2, $3, 'claimed')`,
         [id, claimedAt, new Date(claimedAt.getTime() - 40)],
       );
     }

@@ -19,8 +19,8 @@ describe('GET /actions/:id/history in pages', () => {
   /** History entries as a worker appends them, without running anything. */
   async function appendEntries(actionId: string, count: number): Promise<void> {
     await api.db.query(
-      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-       SELECT $1, 1, 'PENDING', 'PENDING', 0, 'entry ' || i, clock_timestamp() FROM generate_series(1, $2) i`,
+      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event)
+       SELECT $1, 1, 'PENDING', 'PENDING', 0, 'entry ' || i, clock_timestamp(), 'patched' FROM generate_series(1, $2) i`,
       [actionId, count],
     );
   }
@@ -83,8 +83,8 @@ describe('GET /actions/:id/history in pages', () => {
       '2031-06-01T12:00:00.000001+02:00',
     ];
     await api.db.query(
-      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-       SELECT $1, 1, 'PENDING', 'PENDING', 0, NULL, t FROM unnest($2::timestamptz[]) WITH ORDINALITY AS times(t, n) ORDER BY n`,
+      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event)
+       SELECT $1, 1, 'PENDING', 'PENDING', 0, NULL, t, 'patched' FROM unnest($2::timestamptz[]) WITH ORDINALITY AS times(t, n) ORDER BY n`,
       [other, times],
     );
     const response = await api.client.get(`/actions/${other}/history`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { ActionEntity, ActionsRepository, CalendarsRepository, EVERY_TENANT, LifecycleStore, TransitionGuard } from '@app/database';
-import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, skipEntry, transition } from '@app/domain';
+import { ActionState, ActionStatus, DEFAULT_TENANT, LifecycleEvent, Transition, attemptOutcomeOf, skipEntry, transition } from '@app/domain';
 import { STATE_FIELDS } from '../libs/database/src/lifecycle-store/state-columns';
 import { CASE_CALENDAR, DELETION_CASES, NOTICE_CASES, SKIP_NOTICE_CASES, TRANSITION_CASES, catchUp } from '../libs/domain/src/lifecycle/lifecycle.cases';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
@@ -53,16 +53,20 @@ describe('The store persists exactly what the lifecycle decided (every case of i
 
   async function persisted(id: string) {
     const row = (await api.app.get(ActionsRepository).findById(id, EVERY_TENANT))!;
-    const history: object[] = await api.db.query(
-      `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note FROM action_history WHERE action_id = $1 ORDER BY id`,
-      [id],
-    );
+    const rows: { from: string | null; to: string; occurrence: number; attempt: number; note: string | null; event: string; outcome: string | null }[] =
+      await api.db.query(
+        `SELECT from_status AS "from", to_status AS "to", occurrence, attempt, note, event, outcome FROM action_history WHERE action_id = $1 ORDER BY id`,
+        [id],
+      );
+    const history = rows.map(({ from, to, occurrence, attempt, note }) => ({ from, to, occurrence, attempt, note }));
+    // What each entry records of the event that wrote it.
+    const recorded = rows.map(({ event, outcome }) => ({ event, outcome }));
     const events: { note: string | null }[] = await api.db.query(
       `SELECT type, occurrence, attempt, note, reason, skipped, skipped_count AS count FROM webhook_events WHERE action_id = $1`,
       [id],
     );
     // The first entry is the case's own creation; the rest are what the transition wrote.
-    return { row, written: history.slice(1), lastEntry: history.at(-1), events: events.sort(byNote) };
+    return { row, written: history.slice(1), creation: recorded[0], recorded: recorded.slice(1), lastEntry: history.at(-1), events: events.sort(byNote) };
   }
 
   const byNote = (a: { note: string | null }, b: { note: string | null }) => (a.note ?? '').localeCompare(b.note ?? '');
@@ -101,6 +105,12 @@ describe('The store persists exactly what the lifecycle decided (every case of i
     expect(found.row.finishedAt !== null).toBe(t.finished);
     expect(found.row.claimToken !== null).toBe(t.after.status === ActionStatus.InProgress);
     expect(found.written).toEqual([...t.skipped.map((skip) => skipEntry(skip, t.after.occurrence)), ...t.history]);
+    expect(found.creation).toEqual({ event: 'created', outcome: null });
+    // Every entry names the event; only the event's own entry can end an attempt.
+    expect(found.recorded).toEqual([
+      ...t.skipped.map(() => ({ event: t.event, outcome: null })),
+      ...t.history.map(() => ({ event: t.event, outcome: attemptOutcomeOf(t.event) })),
+    ]);
     expect(found.events).toEqual(eventsOf(t));
   }
 

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ActionQueues } from '@app/scheduling';
 import { waitUntil } from '@app/testing';
 import { queuedJobs } from './support/queue-state';
 import { createCalling, readAction, useRunningStack } from './support/running-stack';
@@ -61,6 +62,25 @@ describe('POST /actions/:id/pause and /resume: an owner holds and releases a sch
     await waitUntil('the action to complete', async () => (await read(action.id)).status === 'COMPLETED');
     expect(stack.receiver.callsTo('/one-off')).toHaveLength(1);
     expect(await notes(action.id)).toContain('resumed; occurrence 1 runs now');
+  });
+
+  it('queues no job for a held occurrence: a patch while paused gives it a new revision, and only the resume queues it', async () => {
+    const jobsOf = async (id: string) =>
+      (await stack.api.app.get(ActionQueues).queueFor('HTTP_REQUEST').getJobs(['waiting', 'delayed', 'prioritized'])).filter(
+        (job) => job.data.actionId === id,
+      );
+    const action = await create('/held', { executionTime: Date.now() + LOCK_WINDOW_MS + 5_000 });
+    expect(await jobsOf(action.id)).toHaveLength(1);
+    expect((await stack.api.client.post(`/actions/${action.id}/pause`, {})).body).toMatchObject({ paused: true });
+
+    const patched = await stack.api.client.patch(`/actions/${action.id}`, { executionTime: Date.now() + LOCK_WINDOW_MS + 4_000 });
+    expect(patched.status).toBe(200);
+    // The job of the revision before the patch is gone, and none was queued for the held one.
+    expect(await jobsOf(action.id)).toHaveLength(0);
+
+    expect((await stack.api.client.post(`/actions/${action.id}/resume`)).status).toBe(200);
+    expect(await jobsOf(action.id)).toHaveLength(1);
+    expect([200, 202]).toContain((await stack.api.client.post(`/actions/${action.id}/cancel`, {})).status);
   });
 
   it('refuses a final action (409), an unknown id (404) and a malformed body (400), changing nothing', async () => {

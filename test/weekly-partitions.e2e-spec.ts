@@ -63,7 +63,8 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
   /** A history entry of the spec's action at `at`, noted with its time; returns its id. */
   const history = async (at: Date): Promise<string> => {
     const [{ id }] = await api.db.query(
-      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at) VALUES ($1, 1, 'PENDING', 'PENDING', 0, $2, $3) RETURNING id`,
+      `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event)
+        VALUES ($1, 1, 'PENDING', 'PENDING', 0, $2, $3, 'patched') RETURNING id`,
       [action, at.toISOString(), at],
     );
     return id;

@@ -24,6 +24,8 @@ import { RunnableSince1763870001910 } from './migrations/1763870001910-runnable-
 import { DataAsSent1763870001920 } from './migrations/1763870001920-data-as-sent';
 import { KeptCreationEntries1763870001930 } from './migrations/1763870001930-kept-creation-entries';
 import { KeyReveals1763870001940 } from './migrations/1763870001940-key-reveals';
+import { HistoryEvents1763870001950 } from './migrations/1763870001950-history-events';
+import { WebhookRouting1763870001960 } from './migrations/1763870001960-webhook-routing';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -49,6 +51,8 @@ export const MIGRATIONS = [
   DataAsSent1763870001920,
   KeptCreationEntries1763870001930,
   KeyReveals1763870001940,
+  HistoryEvents1763870001950,
+  WebhookRouting1763870001960,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

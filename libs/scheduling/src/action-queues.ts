@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { QueueableAction } from '@app/database';
 import { GroupCommit } from '@app/runtime';
-import { Clock } from '@app/domain';
+import { Clock, heldByPause } from '@app/domain';
 import { ActionJobData, jobIdFor } from './action-job';
 import { fairShares } from './fair-share';
 import { queueClient } from './queue-client';
@@ -67,12 +67,13 @@ export class ActionQueues implements OnApplicationShutdown {
 
   /**
    * Queues the next attempt of each action due within the horizon; later ones wait in Postgres
-   * for the promoter. Postgres is the source of truth: a Redis failure here is logged, not
-   * thrown, because the stored action is queued again by the promoter's overdue sweep.
+   * for the promoter, and one held by a pause for its resume (its job would only be dropped).
+   * Postgres is the source of truth: a Redis failure here is logged, not thrown, because the
+   * stored action is queued again by the promoter's overdue sweep.
    */
   async enqueue(actions: readonly QueueableAction[]): Promise<void> {
     const horizon = this.clock.now().getTime() + this.config.scheduling.horizonMs + HORIZON_MARGIN_MS;
-    const soon = actions.filter((a) => a.nextAttemptAt.getTime() <= horizon);
+    const soon = actions.filter((a) => a.nextAttemptAt.getTime() <= horizon && !heldByPause(a));
     try {
       if (soon.length > 0) await this.grouped.submit(soon);
     } catch (error) {

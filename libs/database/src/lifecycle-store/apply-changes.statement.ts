@@ -27,7 +27,7 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
   ['due_after', 'timestamptz', (c) => c.guard.dueAfter ?? null],
   ['changes', 'json', changesOf],
   ['finished', 'boolean', (c) => c.transition.finished],
-  ...entryColumns<Change>((c) => c.transition.history[0]),
+  ...entryColumns<Change>((c) => c.transition),
   ...noticeColumns<Change>((c) => c.transition.notice),
   skippedColumn<Change>((c) => c.transition),
   skipNoticesColumn<Change>((c) => c.transition),
@@ -50,11 +50,11 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
 export const APPLY_CHANGES_SQL = `WITH change AS (
     SELECT * FROM unnest(
       $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::json[], $7::boolean[],
-      $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[],
-      $13::varchar[], $14::integer[], $15::integer[], $16::text[], $17::jsonb[], $18::jsonb[], $19::integer[]
+      $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[], $13::varchar[], $14::varchar[],
+      $15::varchar[], $16::integer[], $17::integer[], $18::text[], $19::jsonb[], $20::jsonb[], $21::integer[]
     ) AS c(
       ord, id, expected_revision, expected_statuses, due_after, changes, finished,
-      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
+      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note, entry_event, entry_outcome,
       notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices, expected_paused_from
     )
   ), locked AS (
@@ -79,7 +79,7 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
       claimed_until = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claimed_until END,
       updated_at = clock_timestamp()
     FROM locked c WHERE a.id = c.id
-    RETURNING a.*, a AS snapshot, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note,
+    RETURNING a.*, a AS snapshot, c.ord, c.entry_from, c.entry_to, c.entry_occurrence, c.entry_attempt, c.entry_note, c.entry_event, c.entry_outcome,
       ${RECORD_COLUMNS.map((column) => `c.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}

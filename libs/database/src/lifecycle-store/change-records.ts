@@ -29,13 +29,17 @@ export function outboxInsertSql(changed: string): string {
       FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}`;
 }
 
-/** The statement part that writes a change's skipped occurrences' history entries, then its own entry. */
+/**
+ * The statement part that writes a change's skipped occurrences' history entries, then its own
+ * entry. Every entry records the event that wrote it; only the change's own entry can end an
+ * attempt, so only it carries an outcome.
+ */
 export function historyInsertSql(changed: string): string {
-  return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT c.id, s.occurrence, s.from_status, s.to_status, s.attempt, s.note, clock_timestamp()
+  return `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event, outcome)
+    SELECT c.id, s.occurrence, s.from_status, s.to_status, s.attempt, s.note, clock_timestamp(), c.entry_event, NULL
       FROM ${changed} c CROSS JOIN LATERAL jsonb_to_recordset(c.skipped)
         AS s(from_status varchar, to_status varchar, occurrence integer, attempt integer, note text)
       WHERE c.skipped IS NOT NULL
     UNION ALL
-    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp() FROM ${changed}`;
+    SELECT id, entry_occurrence, entry_from, entry_to, entry_attempt, entry_note, clock_timestamp(), entry_event, entry_outcome FROM ${changed}`;
 }

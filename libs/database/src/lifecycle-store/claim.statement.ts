@@ -1,4 +1,4 @@
-import { HELD_BY_PAUSE, claimableAt } from '../repositories/action-predicates';
+import { HELD_BY_PAUSE, claimableAt, onCalendarDate } from '../repositories/action-predicates';
 import { UnnestColumns } from '../repositories/unnest-columns';
 
 /** One job's request to claim its action, of the type whose queue the job came from, under a fresh fencing token. */
@@ -18,14 +18,10 @@ export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
 ]);
 
 /**
- * A PENDING row's occurrence falls on a date of its calendar, in its zone: it is not claimed but
- * skipped (the lifecycle's `calendarDate`). Checked whenever an attempt comes due (the first, a
- * retry, a manual retry), so a calendar's change applies to every attempt still to come without
- * touching a row.
+ * Checked whenever an attempt comes due (the first, a retry, a manual retry), so a calendar's change
+ * applies to every attempt still to come without touching a row.
  */
-const ON_CALENDAR_DATE = `(a.calendar IS NOT NULL AND EXISTS (
-        SELECT 1 FROM calendar_dates d
-        WHERE d.tenant_id = a.tenant_id AND d.calendar = a.calendar AND d.day = (a.execution_time AT TIME ZONE coalesce(a.timezone, 'UTC'))::date))`;
+const ON_CALENDAR_DATE = onCalendarDate('a');
 
 /**
  * The lifecycle's `claimed` event, decided by Postgres for a batch of jobs ($5: the lease in ms).
@@ -63,8 +59,8 @@ export const CLAIM_SQL = `WITH requested AS (
   ), history AS (
     -- A fresh claim writes what the lifecycle's 'claimed' event decides (attempt retry_count + 1); a takeover's entry is the lifecycle's 'interrupted', written after it.
     -- due_at, so the history tells each attempt's firing lag.
-    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
-    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), due_at FROM claimed WHERE previous_status = 'PENDING'
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at, event)
+    SELECT id, occurrence, 'PENDING', 'IN_PROGRESS', retry_count + 1, NULL, clock_timestamp(), due_at, 'claimed' FROM claimed WHERE previous_status = 'PENDING'
   )
   SELECT c.*, NULL::bigint AS due_in_ms, false AS on_calendar_date FROM claimed c
   UNION ALL

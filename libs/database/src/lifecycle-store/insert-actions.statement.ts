@@ -47,8 +47,8 @@ export const INSERT_ACTIONS_SQL = `WITH incoming AS (
     FROM incoming
     RETURNING id, occurrence, status, created_at, updated_at
   ), history AS (
-    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-    SELECT i.id, i.occurrence, NULL, i.status, 0, n.history_note, clock_timestamp()
+    INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event)
+    SELECT i.id, i.occurrence, NULL, i.status, 0, n.history_note, clock_timestamp(), 'created'
     FROM inserted i JOIN incoming n USING (id)
   )
   SELECT id, created_at, updated_at FROM inserted`;

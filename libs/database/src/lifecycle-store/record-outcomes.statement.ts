@@ -30,7 +30,7 @@ export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
   ['seen_skip_pending', 'integer', (t) => t.before.skipPending],
   ...stateColumns<Transition<ActionEntity>>((t) => t.after, OUTCOME_FIELDS),
   ['finished', 'boolean', (t) => t.finished],
-  ...entryColumns<Transition<ActionEntity>>((t) => t.history[0]),
+  ...entryColumns<Transition<ActionEntity>>((t) => t),
   ...noticeColumns<Transition<ActionEntity>>((t) => t.notice),
   skippedColumn<Transition<ActionEntity>>((t) => t),
   skipNoticesColumn<Transition<ActionEntity>>((t) => t),
@@ -48,13 +48,13 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       $1::uuid[], $2::uuid[], $3::timestamptz[], $4::integer[],
       $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[],
       $13::integer[], $14::timestamptz[], $15::boolean[],
-      $16::varchar[], $17::varchar[], $18::integer[], $19::integer[], $20::text[],
-      $21::varchar[], $22::integer[], $23::integer[], $24::text[], $25::jsonb[], $26::jsonb[]
+      $16::varchar[], $17::varchar[], $18::integer[], $19::integer[], $20::text[], $21::varchar[], $22::varchar[],
+      $23::varchar[], $24::integer[], $25::integer[], $26::text[], $27::jsonb[], $28::jsonb[]
     ) AS o(
       id, claim_token, seen_cancel_requested_at, seen_skip_pending,
       status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, skip_pending,
       revision, runnable_since, finished,
-      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note,
+      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note, entry_event, entry_outcome,
       notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
     )
   ), locked AS (
@@ -80,7 +80,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
       claimed_until = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claimed_until END,
       updated_at = clock_timestamp()
     FROM locked o WHERE a.id = o.id
-    RETURNING a.*, a AS snapshot, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note,
+    RETURNING a.*, a AS snapshot, o.entry_from, o.entry_to, o.entry_occurrence, o.entry_attempt, o.entry_note, o.entry_event, o.entry_outcome,
       ${RECORD_COLUMNS.map((column) => `o.${column}`).join(', ')}
   ), history AS (
     ${historyInsertSql('changed')}

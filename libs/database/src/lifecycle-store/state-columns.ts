@@ -1,5 +1,5 @@
 import { ActionEntity } from '../entities/action.entity';
-import { ActionNotice, ActionState, HistoryDraft, Transition, skipEntry } from '@app/domain';
+import { ActionNotice, ActionState, HistoryDraft, Transition, attemptOutcomeOf, skipEntry } from '@app/domain';
 import { UnnestColumn } from '../repositories/unnest-columns';
 
 /**
@@ -59,14 +59,20 @@ function parameterOf(state: ActionState, field: keyof ActionState): unknown {
   return JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value;
 }
 
-/** A transition's history entry as batch columns. */
-export function entryColumns<T>(entryOf: (item: T) => HistoryDraft): UnnestColumn<T>[] {
+/**
+ * A transition's history entry as batch columns, with the event it records (which the entries of
+ * the occurrences it skipped record too) and, when the event ends an attempt, that attempt's outcome.
+ */
+export function entryColumns<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T>[] {
+  const entryOf = (item: T): HistoryDraft => transitionOf(item).history[0];
   return [
     ['entry_from', 'varchar', (item) => entryOf(item).from],
     ['entry_to', 'varchar', (item) => entryOf(item).to],
     ['entry_occurrence', 'integer', (item) => entryOf(item).occurrence],
     ['entry_attempt', 'integer', (item) => entryOf(item).attempt],
     ['entry_note', 'text', (item) => entryOf(item).note],
+    ['entry_event', 'varchar', (item) => transitionOf(item).event],
+    ['entry_outcome', 'varchar', (item) => attemptOutcomeOf(transitionOf(item).event)],
   ];
 }
 

@@ -29,49 +29,26 @@ export interface OverdueActions {
 
 /**
  * Attempts and their lag, minute by minute, from the history alone (a range of
- * `idx_action_history_at`). An attempt's outcome is the entry leaving IN_PROGRESS (entries of
- * attempt 0, such as a cancel request, are not attempts): COMPLETED, FAILED, NO_ACTION, or back
- * to IN_PROGRESS (its worker died: failed). Back to PENDING is either a retry or the next
- * occurrence, and only what follows tells them apart: after a success, the action's next entry
- * (or, while none came yet, the action itself) is at a later occurrence. An attempt that ended a
- * requested cancellation left a final CANCELED row whose retry count is 0 only after a success.
- * That costs one index probe per such entry, and none for the others. Limited to one tenant
- * (`$3`), each entry in the range costs one more probe, of the action's primary key: the history
- * does not name the tenant.
+ * `idx_action_history_at`): each entry that ended an attempt records its outcome, and each claim
+ * when its attempt was due. Limited to one tenant (`$3`), each entry in the range costs one probe
+ * of the action's primary key: the history does not name the tenant.
  */
 const minutesSql = (tenantFilter: string) => `
 WITH recent AS MATERIALIZED (
-  SELECT h.id, h.action_id, h.at, h.from_status, h.to_status, h.occurrence, h.attempt, h.due_at
+  SELECT h.at, h.event, h.outcome, h.due_at
   FROM action_history h
   WHERE h.at >= date_trunc('minute', $1::timestamptz) AND h.at < $2
-    AND (h.from_status = 'IN_PROGRESS' OR h.to_status IN ('IN_PROGRESS', 'NO_ACTION'))
+    AND (h.outcome IS NOT NULL OR h.event = 'claimed')
     ${tenantFilter}
-), outcomes AS (
-  SELECT date_trunc('minute', r.at) AS minute,
-    CASE
-      WHEN r.to_status = 'COMPLETED' THEN 'succeeded'
-      WHEN r.to_status = 'NO_ACTION' THEN 'no_action'
-      WHEN r.to_status = 'CANCELED' THEN
-        CASE WHEN (SELECT a.retry_count FROM actions a WHERE a.id = r.action_id) = 0 THEN 'succeeded' ELSE 'failed' END
-      WHEN r.to_status = 'PENDING' AND COALESCE(
-        (SELECT n.occurrence FROM action_history n WHERE n.action_id = r.action_id AND n.id > r.id ORDER BY n.id LIMIT 1),
-        (SELECT a.occurrence FROM actions a WHERE a.id = r.action_id)
-      ) > r.occurrence THEN 'succeeded'
-      ELSE 'failed'
-    END AS outcome,
-    count(*) AS attempts
-  FROM recent r
-  WHERE (r.from_status = 'IN_PROGRESS' AND r.attempt > 0) OR r.to_status = 'NO_ACTION'
-  GROUP BY 1, 2
 ), by_outcome AS (
-  SELECT minute, sum(attempts) FILTER (WHERE outcome = 'succeeded') AS succeeded, sum(attempts) FILTER (WHERE outcome = 'failed') AS failed,
-         sum(attempts) FILTER (WHERE outcome = 'no_action') AS no_action
-  FROM outcomes GROUP BY minute
+  SELECT date_trunc('minute', at) AS minute, count(*) FILTER (WHERE outcome = 'succeeded') AS succeeded,
+         count(*) FILTER (WHERE outcome = 'failed') AS failed, count(*) FILTER (WHERE outcome = 'no_action') AS no_action
+  FROM recent WHERE outcome IS NOT NULL GROUP BY 1
 ), lags AS (
   SELECT date_trunc('minute', at) AS minute, count(*) AS started,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM at - due_at)) * 1000 AS p50,
          percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM at - due_at)) * 1000 AS p99
-  FROM recent WHERE from_status = 'PENDING' AND to_status = 'IN_PROGRESS' AND due_at IS NOT NULL
+  FROM recent WHERE event = 'claimed' AND due_at IS NOT NULL
   GROUP BY 1
 )
 SELECT m.minute, COALESCE(o.succeeded, 0) AS succeeded, COALESCE(o.failed, 0) AS failed, COALESCE(o.no_action, 0) AS no_action,

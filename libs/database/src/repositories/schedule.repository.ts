@@ -9,10 +9,13 @@ import { hydrate } from './hydrate';
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
 const PROMOTER_LOCK = 0x70756e63; // "punc"
 
-/** The columns a job needs: what ActionQueues.enqueue takes. */
-export type QueueableAction = Pick<ActionEntity, 'id' | 'tenantId' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt'>;
+/** The columns a job needs, and whether a pause holds it: what ActionQueues.enqueue takes. */
+export type QueueableAction = Pick<
+  ActionEntity,
+  'id' | 'tenantId' | 'action' | 'status' | 'occurrence' | 'retryCount' | 'revision' | 'nextAttemptAt' | 'pausedFrom'
+>;
 
-const QUEUEABLE = 'id, tenant_id, action, status, occurrence, retry_count, revision, next_attempt_at';
+const QUEUEABLE = 'id, tenant_id, action, status, occurrence, retry_count, revision, next_attempt_at, paused_from';
 
 /** Reads for moving PENDING actions from Postgres into the queues. */
 @Injectable()

@@ -1,4 +1,5 @@
 import { ActionStatus } from '../action-vocabulary';
+import { localDay } from '../schedule/calendar';
 import { ActionState, heldByPause } from './action-state';
 
 /** What the readers of due actions look at. */
@@ -32,4 +33,9 @@ export function endsForUnknownType(
   if (!claimable(state, now) && !lapsed) return false;
   const waitingSince = lapsed ? state.claimedUntil.getTime() : state.nextAttemptAt.getTime();
   return now.getTime() - Math.max(waitingSince, typeKnownUntil?.getTime() ?? -Infinity) >= graceMs;
+}
+
+/** The local date of the current occurrence in the action's zone (UTC for a one-off action, which has none): the day its calendar is checked against. */
+export function occurrenceLocalDay(state: Pick<ActionState, 'executionTime' | 'timezone'>): string {
+  return localDay(state.executionTime, state.timezone ?? 'UTC');
 }

@@ -1,4 +1,5 @@
 import type { ActionNotice } from './lifecycle-notice';
+import type { LifecycleEvent } from './lifecycle';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import type { DstPolicy } from '../schedule/dst-policy';
 import { ActionRetryPolicy } from './retry-policy';
@@ -91,6 +92,8 @@ export interface HistoryDraft {
 export interface Transition<S extends ActionState = ActionState> {
   readonly before: S;
   readonly after: S;
+  /** The event applied: its history entries, the skipped occurrences' too, record its name. */
+  readonly event: LifecycleEvent['type'];
   /** Empty when the event changes nothing (a repeated cancel request). */
   readonly history: readonly HistoryDraft[];
   /** The action reached a final status now (retention counts from here). */

@@ -1,5 +1,6 @@
 export * from './action-state';
 export * from './action-predicates';
+export * from './attempt-outcome';
 export * from './catch-up';
 export * from './lifecycle';
 export type { ActionChanges, LifecycleEvent } from './lifecycle-event';

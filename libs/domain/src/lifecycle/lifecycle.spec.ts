@@ -154,6 +154,7 @@ describe('the action lifecycle', () => {
     expect(transition(before, { type: 'deleted' })).toEqual({
       before,
       after: before,
+      event: 'deleted',
       history: [],
       finished: false,
       deleted: true,

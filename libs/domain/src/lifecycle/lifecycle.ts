@@ -27,12 +27,13 @@ export function transition<S extends ActionState>(state: S, event: LifecycleEven
   const result = apply(state, event);
   const after = { ...state, ...result.changes };
   const deleted = result.deleted ?? false;
-  if (!result.entry) return { before: state, after, history: [], finished: false, deleted, skipped: [], skipNotices: [], notice: null };
+  if (!result.entry) return { before: state, after, event: event.type, history: [], finished: false, deleted, skipped: [], skipNotices: [], notice: null };
   const entry: HistoryDraft = { from: state.status, occurrence: state.occurrence, ...result.entry };
   const skipped = result.skipped ?? [];
   return {
     before: state,
     after,
+    event: event.type,
     history: [entry],
     finished: result.finished ?? false,
     deleted,

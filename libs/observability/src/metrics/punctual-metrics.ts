@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { SKIP_REASONS, SkipReason } from '@app/domain';
+import { ATTEMPT_OUTCOMES, AttemptOutcome, SKIP_REASONS, SkipReason } from '@app/domain';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { PunctualConfig } from '@app/config';
 import { processMetricsRegistry } from './process-metrics';
@@ -11,9 +11,6 @@ export const METRICS_PROCESS = Symbol('METRICS_PROCESS');
 /** The kinds of process that export metrics: each exports only the series it can count. */
 export type MetricsProcess = 'api' | 'worker';
 
-/** How an attempt ended, as `punctual_attempts_total` counts it. */
-export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';
-export const ATTEMPT_OUTCOMES: readonly AttemptOutcome[] = ['succeeded', 'failed', 'no_action'];
 /** How a delivery attempt ended: `failed` counts every failed attempt, retried or not. */
 export const WEBHOOK_OUTCOMES = ['succeeded', 'failed'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];

@@ -4,6 +4,7 @@ import { PunctualConfig } from '@app/config';
 import { ActionEntity, ExecutionRepository, LifecycleStore, isDatabaseUnavailable } from '@app/database';
 import {
   ActionStatus,
+  AttemptOutcome,
   Clock,
   LifecycleEvent,
   RetryPolicy,
@@ -14,7 +15,7 @@ import {
   transition,
 } from '@app/domain';
 import { FulfillmentContext, PermanentFulfillmentError, RetryLaterError, boundedRetryDelay } from '@punctual/sdk';
-import { ACTION_ID, ACTION_TYPE, ATTEMPT, AttemptOutcome, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
+import { ACTION_ID, ACTION_TYPE, ATTEMPT, FieldLogger, OCCURRENCE, OUTCOME, PunctualMetrics, inSpan } from '@app/observability';
 import { ActionJobData, ActionScheduler } from '@app/scheduling';
 import { dataInstance } from '@app/action-types';
 import { AttemptSigner } from '@app/signature';
