@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'dotenv';
+import { parseEnv } from 'node:util';
 import { envSchema } from './env.schema';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -12,7 +12,7 @@ const FIXED_IN_THE_IMAGE = ['NODE_ENV', 'PORT', 'WORKER_HTTP_PORT'];
 
 /** Variables of `.env.example`, set or commented out (`# NAME=…`). */
 const exampleNames = [...envExample.matchAll(/^#? ?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]);
-const exampleValues = parse(envExample);
+const exampleValues = parseEnv(envExample);
 /** `| \`NAME\` | default | meaning |` rows of the README's configuration table → default cell. */
 const readmeDefaults = new Map([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2].trim()]));
 

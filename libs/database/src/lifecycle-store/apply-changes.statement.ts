@@ -1,7 +1,8 @@
 import { ActionState, Transition, UnlockedGuard } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
-import { STATE_COLUMNS, entryColumns, noticeColumns, skipNoticesColumn, skippedColumn } from './state-columns';
+import { actionColumn, columnList, selectedColumns } from './action-columns';
+import { STATE_FIELDS, entryColumns, noticeColumns, skipNoticesColumn, skippedColumn } from './state-columns';
 import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
 /** A change by a client or the promoter, with the guard it was decided under and the fields it changed. */
@@ -15,7 +16,7 @@ export interface Change {
 
 /** The changed fields' new values as one JSON object keyed by column (json and jsonb columns hold their value as JSON). */
 function changesOf({ transition, changed }: Change): string {
-  return JSON.stringify(Object.fromEntries(changed.map((field) => [STATE_COLUMNS[field][0], transition.after[field]])));
+  return JSON.stringify(Object.fromEntries(changed.map((field) => [actionColumn(field), transition.after[field]])));
 }
 
 /** A batch of changes, one array per column, in the order of the statement's `unnest`. */
@@ -48,15 +49,7 @@ export const CHANGE_COLUMNS = new UnnestColumns<Change>([
  * of other fields may have landed first), as `to_json` of the row, which keeps that text too.
  */
 export const APPLY_CHANGES_SQL = `WITH change AS (
-    SELECT * FROM unnest(
-      $1::integer[], $2::uuid[], $3::integer[], $4::text[], $5::timestamptz[], $6::json[], $7::boolean[],
-      $8::varchar[], $9::varchar[], $10::integer[], $11::integer[], $12::text[], $13::varchar[], $14::varchar[],
-      $15::varchar[], $16::integer[], $17::integer[], $18::text[], $19::jsonb[], $20::jsonb[], $21::integer[]
-    ) AS c(
-      ord, id, expected_revision, expected_statuses, due_after, changes, finished,
-      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note, entry_event, entry_outcome,
-      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices, expected_paused_from
-    )
+    SELECT * FROM ${CHANGE_COLUMNS.rows('c')}
   ), locked AS (
     SELECT c.* FROM actions a JOIN (SELECT DISTINCT ON (id) * FROM change ORDER BY id, ord) c ON a.id = c.id
     WHERE a.revision = c.expected_revision AND a.status = ANY(string_to_array(c.expected_statuses, ','))
@@ -65,14 +58,8 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
     ORDER BY a.id FOR UPDATE OF a
   ), changed AS (
     UPDATE actions a SET
-      (status, occurrence, retry_count, last_error, execution_time, next_attempt_at, schedule_anchor,
-        repeat, frequency, cron, timezone, execution_remainder, end_at, retry_policy,
-        misfire_policy, data, metadata, callback_url, data_key_id, callback_key_id, cancel_requested_at, paused_from, skip_pending,
-        dst_policy, calendar, jitter_ms, jitter_seed, revision, runnable_since)
-      = (SELECT n.status, n.occurrence, n.retry_count, n.last_error, n.execution_time, n.next_attempt_at, n.schedule_anchor,
-          n.repeat, n.frequency, n.cron, n.timezone, n.execution_remainder, n.end_at, n.retry_policy,
-          n.misfire_policy, n.data, n.metadata, n.callback_url, n.data_key_id, n.callback_key_id, n.cancel_requested_at, n.paused_from,
-          n.skip_pending, n.dst_policy, n.calendar, n.jitter_ms, n.jitter_seed, n.revision, n.runnable_since
+      (${columnList(STATE_FIELDS)})
+      = (SELECT ${selectedColumns(STATE_FIELDS, 'n')}
         FROM json_populate_record(a, c.changes) n),
       finished_at = CASE WHEN c.changes->'status' IS NOT NULL THEN CASE WHEN c.finished THEN now() END ELSE a.finished_at END,
       claim_token = CASE WHEN coalesce(c.changes->>'status', a.status) = 'IN_PROGRESS' THEN a.claim_token END,

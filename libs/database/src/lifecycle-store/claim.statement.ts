@@ -1,5 +1,6 @@
 import { HELD_BY_PAUSE, claimableAt, onCalendarDate } from '../repositories/action-predicates';
 import { UnnestColumns } from '../repositories/unnest-columns';
+import { actionParameter } from './action-columns';
 
 /** One job's request to claim its action, of the type whose queue the job came from, under a fresh fencing token. */
 export interface ClaimRequest {
@@ -11,8 +12,8 @@ export interface ClaimRequest {
 
 /** A batch of claim requests, one array per column, in the order of the statement's `unnest`. */
 export const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
-  ['id', 'uuid', (r) => r.id],
-  ['revision', 'integer', (r) => r.revision],
+  actionParameter<ClaimRequest>('id', (r) => r.id),
+  actionParameter<ClaimRequest>('revision', (r) => r.revision),
   ['type', 'varchar', (r) => r.type],
   ['token', 'uuid', (r) => r.token],
 ]);
@@ -37,7 +38,7 @@ const ON_CALENDAR_DATE = onCalendarDate('a');
  * to skip.
  */
 export const CLAIM_SQL = `WITH requested AS (
-    SELECT * FROM unnest($1::uuid[], $2::integer[], $3::varchar[], $4::uuid[]) AS r(id, revision, type, token) ORDER BY id
+    SELECT * FROM ${CLAIM_COLUMNS.rows('r')} ORDER BY id
   ), claimable AS (
     -- Rows are locked in id order (the order of requested), so concurrent batches cannot deadlock.
     SELECT a.ctid AS row_id, a.id, a.status AS previous_status, r.token FROM requested r CROSS JOIN LATERAL (

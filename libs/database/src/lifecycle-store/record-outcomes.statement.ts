@@ -1,6 +1,7 @@
 import { ActionState, Transition } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
+import { actionColumn, actionParameter } from './action-columns';
 import { entryColumns, noticeColumns, skipNoticesColumn, skippedColumn, stateColumns } from './state-columns';
 import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
@@ -24,8 +25,8 @@ export const OUTCOME_FIELDS: readonly (keyof ActionState)[] = [
 
 /** A batch of outcomes, one array per column, in the order of the statement's `unnest`. */
 export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
-  ['id', 'uuid', (t) => t.before.id],
-  ['claim_token', 'uuid', (t) => t.before.claimToken],
+  actionParameter<Transition<ActionEntity>>('id', (t) => t.before.id),
+  actionParameter<Transition<ActionEntity>>('claimToken', (t) => t.before.claimToken),
   ['seen_cancel_requested_at', 'timestamptz', (t) => t.before.cancelRequestedAt],
   ['seen_skip_pending', 'integer', (t) => t.before.skipPending],
   ...stateColumns<Transition<ActionEntity>>((t) => t.after, OUTCOME_FIELDS),
@@ -44,19 +45,7 @@ export const OUTCOME_COLUMNS = new UnnestColumns<Transition<ActionEntity>>([
  * rest is the claimed row and the outcome, which nothing else can change while the claim holds.
  */
 export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
-    SELECT * FROM unnest(
-      $1::uuid[], $2::uuid[], $3::timestamptz[], $4::integer[],
-      $5::varchar[], $6::integer[], $7::integer[], $8::text[], $9::timestamptz[], $10::timestamptz[], $11::integer[], $12::integer[],
-      $13::integer[], $14::timestamptz[], $15::boolean[],
-      $16::varchar[], $17::varchar[], $18::integer[], $19::integer[], $20::text[], $21::varchar[], $22::varchar[],
-      $23::varchar[], $24::integer[], $25::integer[], $26::text[], $27::jsonb[], $28::jsonb[]
-    ) AS o(
-      id, claim_token, seen_cancel_requested_at, seen_skip_pending,
-      status, occurrence, retry_count, last_error, execution_time, next_attempt_at, execution_remainder, skip_pending,
-      revision, runnable_since, finished,
-      entry_from, entry_to, entry_occurrence, entry_attempt, entry_note, entry_event, entry_outcome,
-      notice_type, notice_occurrence, notice_attempt, notice_note, skipped, skip_notices
-    )
+    SELECT * FROM ${OUTCOME_COLUMNS.rows('o')}
   ), locked AS (
     SELECT o.* FROM actions a JOIN outcome o ON a.id = o.id AND a.claim_token = o.claim_token
     WHERE a.status = 'IN_PROGRESS' AND a.cancel_requested_at IS NOT DISTINCT FROM o.seen_cancel_requested_at
@@ -65,16 +54,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
     ORDER BY a.id FOR UPDATE OF a
   ), changed AS (
     UPDATE actions a SET
-      status = o.status,
-      occurrence = o.occurrence,
-      retry_count = o.retry_count,
-      last_error = o.last_error,
-      execution_time = o.execution_time,
-      next_attempt_at = o.next_attempt_at,
-      execution_remainder = o.execution_remainder,
-      skip_pending = o.skip_pending,
-      revision = o.revision,
-      runnable_since = o.runnable_since,
+      ${OUTCOME_FIELDS.map((field) => `${actionColumn(field)} = o.${actionColumn(field)}`).join(',\n      ')},
       finished_at = CASE WHEN o.finished THEN now() END,
       claim_token = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claim_token END,
       claimed_until = CASE WHEN o.status = 'IN_PROGRESS' THEN a.claimed_until END,

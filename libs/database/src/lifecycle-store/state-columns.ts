@@ -1,62 +1,55 @@
 import { ActionEntity } from '../entities/action.entity';
 import { ActionNotice, ActionState, HistoryDraft, Transition, attemptOutcomeOf, skipEntry } from '@app/domain';
 import { UnnestColumn } from '../repositories/unnest-columns';
+import { actionParameter, isJsonField } from './action-columns';
 
 /**
- * Every lifecycle field with its column in `actions` and the type it travels as in a batch
- * parameter (json and jsonb as text, cast in the statement). The compiler keeps it complete as
- * `ActionState` grows; `state-columns.spec.ts` holds it to the entity's column decorators, and
- * the statements name the same columns in the same order.
+ * Every lifecycle field, in the order the statements list them. The compiler keeps it complete as
+ * `ActionState` grows, and each field's column and type are its entity decorator's (`actionColumn`).
  */
-export const STATE_COLUMNS: { readonly [F in keyof ActionState]-?: readonly [column: string, travelsAs: string] } = {
-  status: ['status', 'varchar'],
-  occurrence: ['occurrence', 'integer'],
-  retryCount: ['retry_count', 'integer'],
-  lastError: ['last_error', 'text'],
-  executionTime: ['execution_time', 'timestamptz'],
-  nextAttemptAt: ['next_attempt_at', 'timestamptz'],
-  scheduleAnchor: ['schedule_anchor', 'timestamptz'],
-  repeat: ['repeat', 'boolean'],
-  frequency: ['frequency', 'varchar'],
-  cron: ['cron', 'varchar'],
-  timezone: ['timezone', 'varchar'],
-  executionRemainder: ['execution_remainder', 'integer'],
-  endAt: ['end_at', 'timestamptz'],
-  retryPolicy: ['retry_policy', 'text'],
-  misfirePolicy: ['misfire_policy', 'varchar'],
-  data: ['data', 'text'],
-  metadata: ['metadata', 'text'],
-  callbackUrl: ['callback_url', 'varchar'],
-  dataKeyId: ['data_key_id', 'varchar'],
-  callbackKeyId: ['callback_key_id', 'varchar'],
-  cancelRequestedAt: ['cancel_requested_at', 'timestamptz'],
-  pausedFrom: ['paused_from', 'integer'],
-  skipPending: ['skip_pending', 'integer'],
-  dstPolicy: ['dst_policy', 'text'],
-  calendar: ['calendar', 'varchar'],
-  jitterMs: ['jitter_ms', 'integer'],
-  jitterSeed: ['jitter_seed', 'integer'],
-  revision: ['revision', 'integer'],
-  runnableSince: ['runnable_since', 'timestamptz'],
+const LIFECYCLE_FIELDS: { readonly [F in keyof ActionState]-?: true } = {
+  status: true,
+  occurrence: true,
+  retryCount: true,
+  lastError: true,
+  executionTime: true,
+  nextAttemptAt: true,
+  scheduleAnchor: true,
+  repeat: true,
+  frequency: true,
+  cron: true,
+  timezone: true,
+  executionRemainder: true,
+  endAt: true,
+  retryPolicy: true,
+  misfirePolicy: true,
+  data: true,
+  metadata: true,
+  callbackUrl: true,
+  dataKeyId: true,
+  callbackKeyId: true,
+  cancelRequestedAt: true,
+  pausedFrom: true,
+  skipPending: true,
+  dstPolicy: true,
+  calendar: true,
+  jitterMs: true,
+  jitterSeed: true,
+  revision: true,
+  runnableSince: true,
 };
 
-/** The lifecycle fields, in the order of STATE_COLUMNS. */
-export const STATE_FIELDS = Object.keys(STATE_COLUMNS) as (keyof ActionState)[];
+/** The lifecycle fields, in the order of LIFECYCLE_FIELDS. */
+export const STATE_FIELDS = Object.keys(LIFECYCLE_FIELDS) as (keyof ActionState)[];
 
-/** The fields stored as json or jsonb: they travel as JSON text. */
-const JSON_FIELDS: ReadonlySet<keyof ActionState> = new Set(['retryPolicy', 'data', 'metadata', 'dstPolicy']);
-
-/** `fields` of the state `stateOf` picks, as batch columns in STATE_COLUMNS order. */
+/** `fields` of the state `stateOf` picks, as batch columns in STATE_FIELDS order. */
 export function stateColumns<T>(stateOf: (item: T) => ActionState, fields: readonly (keyof ActionState)[] = STATE_FIELDS): UnnestColumn<T>[] {
-  return STATE_FIELDS.filter((field) => fields.includes(field)).map((field) => {
-    const [column, travelsAs] = STATE_COLUMNS[field];
-    return [column, travelsAs, (item: T) => parameterOf(stateOf(item), field)] as const;
-  });
+  return STATE_FIELDS.filter((field) => fields.includes(field)).map((field) => actionParameter(field, (item: T) => parameterOf(stateOf(item), field)));
 }
 
 function parameterOf(state: ActionState, field: keyof ActionState): unknown {
   const value = state[field];
-  return JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value;
+  return isJsonField(field) && value !== null ? JSON.stringify(value) : value;
 }
 
 /**

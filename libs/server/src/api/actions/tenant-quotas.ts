@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 import { TenantsRepository } from '@app/database';
+import { GroupCommit } from '@app/runtime';
 import { InvalidRequestError } from '../errors/action.errors';
 import { QuotaExceededError } from '../errors/quota.errors';
 import { ActiveLedger, HeldPlaces } from './active-ledger';
@@ -21,12 +22,6 @@ const BURST_SECONDS = 10;
 /** What a tenant over its active-actions limit is told to wait: actions end on their own schedule. */
 const ACTIVE_RETRY_SECONDS = 60;
 
-/** Creates of one tenant waiting for their count, while one is on its way to Redis. */
-interface RateBatch {
-  waiting: { count: number; resolve: () => void; reject: (refusal: QuotaExceededError) => void }[];
-  running: boolean;
-}
-
 /**
  * The quotas a tenant's creates must fit (contract: active actions and create rate), checked
  * before anything is validated or stored. Active actions are the tenant's `ActiveLedger`: the
@@ -43,8 +38,8 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   /** One limiter per rate in use: the points of a window are the limiter's. */
   private readonly limiters = new Map<number, RateLimiterRedis>();
   private readonly ledgers = new LRUCache<string, ActiveLedger>({ max: CACHED_TENANTS });
-  /** Creates waiting to be counted against a tenant's rate, by rate and tenant. */
-  private readonly rateBatches = new Map<string, RateBatch>();
+  /** Counts of creates against a tenant's rate, by rate and tenant: those that arrive while one is on its way to Redis go together next. */
+  private readonly rateCounts = new LRUCache<string, GroupCommit<number, QuotaExceededError | null>>({ max: CACHED_TENANTS });
   private unreachable = false;
 
   constructor(
@@ -143,38 +138,33 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
    * creates costs a few round trips, not one each. When together they pass the limit, each is
    * admitted or refused on its own, in arrival order.
    */
-  private consumeRate(tenantId: string, rate: number, count: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const key = `${rate}\n${tenantId}`;
-      const batch = this.rateBatches.get(key) ?? { waiting: [], running: false };
-      this.rateBatches.set(key, batch);
-      batch.waiting.push({ count, resolve, reject });
-      if (!batch.running) void this.drainRate(key, batch, tenantId, rate);
-    });
+  private async consumeRate(tenantId: string, rate: number, count: number): Promise<void> {
+    const key = `${rate}\n${tenantId}`;
+    let counts = this.rateCounts.get(key);
+    if (!counts) {
+      // Never fails: Redis being unreachable admits (consumeOnce), so nothing is worth retrying alone.
+      counts = new GroupCommit(
+        (group: number[]) => this.consumeGroup(tenantId, rate, group),
+        Infinity,
+        () => false,
+      );
+      this.rateCounts.set(key, counts);
+    }
+    const refusal = await counts.submit(count);
+    if (refusal) throw refusal;
   }
 
-  private async drainRate(key: string, batch: RateBatch, tenantId: string, rate: number): Promise<void> {
-    batch.running = true;
-    while (batch.waiting.length > 0) {
-      const group = batch.waiting.splice(0);
-      const refusal = await this.consumeOnce(
-        tenantId,
-        rate,
-        group.reduce((sum, request) => sum + request.count, 0),
-      );
-      if (!refusal || group.length === 1) {
-        for (const request of group)
-          if (refusal) request.reject(refusal);
-          else request.resolve();
-        continue;
-      }
-      for (const request of group) {
-        const own = await this.consumeOnce(tenantId, rate, request.count);
-        if (own) request.reject(own);
-        else request.resolve();
-      }
-    }
-    this.rateBatches.delete(key);
+  /** Each count's refusal (or null), counting the group at once when it fits and one by one when it does not. */
+  private async consumeGroup(tenantId: string, rate: number, group: number[]): Promise<(QuotaExceededError | null)[]> {
+    const refusal = await this.consumeOnce(
+      tenantId,
+      rate,
+      group.reduce((sum, count) => sum + count, 0),
+    );
+    if (!refusal || group.length === 1) return group.map(() => refusal);
+    const own: (QuotaExceededError | null)[] = [];
+    for (const count of group) own.push(await this.consumeOnce(tenantId, rate, count));
+    return own;
   }
 
   /** Null when the creates fit the rate (or Redis cannot count them), else the refusal. */

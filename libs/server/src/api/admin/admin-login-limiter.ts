@@ -1,33 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
 
-/** The longest block still to run among KEYS, in ms (0 when none is blocked), for ARGV[1] failures allowed. */
-const LONGEST_BLOCK = `local allowed = tonumber(ARGV[1])
-local longest = 0
-for _, key in ipairs(KEYS) do
-  if tonumber(redis.call('GET', key) or '0') >= allowed then longest = math.max(longest, redis.call('PTTL', key), 1) end
-end`;
-
-/** KEYS: the counters of one login's scopes. ARGV: failures allowed. */
-const BLOCKED = `${LONGEST_BLOCK}
-return longest`;
-
 /**
- * KEYS: the counters of one login's scopes. ARGV: failures allowed, the window and block in ms.
- * When a scope has no failure left, counts nothing and returns {-1, the longest block in ms}.
- * Else counts one failure in every scope and returns, per scope, its failures and 1 when this one
- * started its block. One script, so failures sent at once are counted one after another.
+ * The login scripts, each after the prelude they share (the longest block among the scopes), read
+ * when the API builds its limiter from `lua/` beside this file (the builds copy them there).
  */
-const COUNT_FAILURE = `${LONGEST_BLOCK}
-if longest > 0 then return {-1, longest} end
-local counted = {}
-for _, key in ipairs(KEYS) do
-  local failures = redis.call('INCR', key)
-  if failures == 1 or failures == allowed then redis.call('PEXPIRE', key, ARGV[2]) end
-  table.insert(counted, failures)
-  table.insert(counted, failures == allowed and 1 or 0)
-end
-return counted`;
+function loginScripts(): { blocked: string; countFailure: string } {
+  const read = (name: string) => readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+  const afterLongestBlock = (name: string) => `${read('admin-login-longest-block')}\n${read(name)}`;
+  return { blocked: afterLongestBlock('admin-login-blocked'), countFailure: afterLongestBlock('count-admin-login-failure') };
+}
 
 /** One scope's count after a failed login. */
 export interface ScopeCount {
@@ -60,6 +44,7 @@ export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('AdminLogin');
   private readonly redis: RedisClient;
   private readonly keyPrefix: string;
+  private readonly scripts = loginScripts();
   readonly maxFailures: number;
   readonly blockSeconds: number;
   private readonly blockMs: number;
@@ -97,13 +82,13 @@ export class AdminLoginLimiter implements OnModuleInit, OnApplicationShutdown {
 
   /** Milliseconds until a login with these scopes may be tried again, or null when none is blocked (or Redis cannot say). */
   async blockedFor(scopes: readonly string[]): Promise<number | null> {
-    const blocked = await this.run<number>(BLOCKED, scopes, [this.maxFailures]);
+    const blocked = await this.run<number>(this.scripts.blocked, scopes, [this.maxFailures]);
     return blocked ? blocked : null;
   }
 
   /** Counts one failed login in each of its scopes, unless one has no failure left; null when Redis could not count it. */
   async countFailure(scopes: readonly string[]): Promise<CountedFailure | null> {
-    const counted = await this.run<number[]>(COUNT_FAILURE, scopes, [this.maxFailures, this.blockMs]);
+    const counted = await this.run<number[]>(this.scripts.countFailure, scopes, [this.maxFailures, this.blockMs]);
     if (!counted) return null;
     if (counted[0] === -1) return { refusedForMs: counted[1] };
     return {

@@ -5,7 +5,6 @@ import { ActionsModule } from '../actions/actions.module';
 import { AdminAuthMiddleware } from '../admin/admin-auth.middleware';
 import { AdminAuthModule } from '../admin/admin-auth.module';
 import { AdminApiModule } from '../admin-api/admin-api.module';
-import { adminHeaders } from '../admin/admin-headers';
 import { ActionPageService } from './action-page.service';
 import { ActionPagesController } from './action-pages.controller';
 import { CalendarPagesController } from './calendar-pages.controller';
@@ -47,6 +46,6 @@ const CONTROLLERS = [
 })
 export class ConsoleModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(adminHeaders, AdminAuthMiddleware, consoleHeaders, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
+    consumer.apply(consoleHeaders, AdminAuthMiddleware, ConsoleSessionMiddleware).forRoutes(...CONTROLLERS);
   }
 }

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Injectable, Logger } from '@nestjs/common';
 import { Job } from 'bullmq';
 import { LRUCache } from 'lru-cache';
@@ -12,41 +14,15 @@ const CACHED_TENANTS = 10_000;
 /** Renewals per lease: a slot outlives one missed renewal. */
 const RENEWALS_PER_LEASE = 3;
 
-/** Redis's clock in ms, so that every worker measures slot leases alike. */
-const NOW = `local t = redis.call('TIME') local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)`;
-
-/** KEYS: running, parked. ARGV: job id, limit, lease ms, parked member. 1 when the slot is the job's. */
-const TAKE = `${NOW}
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], now + tonumber(ARGV[3]), ARGV[1])
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('ZREM', KEYS[2], ARGV[4])
-  return 1
-end
-return 0`;
-
-/** KEYS: running. ARGV: job id, lease ms. Keeps a held slot alive. */
-const RENEW = `${NOW}
-redis.call('ZADD', KEYS[1], 'XX', now + tonumber(ARGV[2]), ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])`;
-
 /**
- * KEYS: running, parked. ARGV: job id to free (or ''), limit, parked member to add (or ''), parked ttl ms.
- * Frees a slot and/or parks a job, then, while a slot is free, hands it to the longest-parked job:
- * returns that job's member for the caller to wake, or false.
+ * The slot scripts, each after the clock prelude they share, read when the worker builds its
+ * TenantSlots from `lua/` beside this file (the builds copy them there).
  */
-const SETTLE = `${NOW}
-if ARGV[1] ~= '' then redis.call('ZREM', KEYS[1], ARGV[1]) end
-if ARGV[3] ~= '' then
-  redis.call('ZADD', KEYS[2], 'NX', now, ARGV[3])
-  redis.call('PEXPIRE', KEYS[2], ARGV[4])
-end
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
-  local next = redis.call('ZPOPMIN', KEYS[2])
-  if next[1] then return next[1] end
-end
-return false`;
+function slotScripts(): { take: string; renew: string; settle: string } {
+  const read = (name: string) => readFileSync(join(__dirname, 'lua', `${name}.lua`), 'utf8');
+  const withClock = (name: string) => `${read('tenant-slots-now')}\n${read(name)}`;
+  return { take: withClock('take-tenant-slot'), renew: withClock('renew-tenant-slot'), settle: withClock('settle-tenant-slots') };
+}
 
 /** An attempt's place under its tenant's limit: renewed while held, freed once. */
 export interface TenantSlot {
@@ -68,6 +44,7 @@ export class TenantSlots {
   private readonly logger = new Logger(TenantSlots.name);
   /** One read per tenant at a time: the jobs of a burst all ask at once, and wait for the same read. */
   private readonly limits: LRUCache<string, { limit: number | null }>;
+  private readonly scripts = slotScripts();
 
   constructor(
     tenants: TenantsRepository,
@@ -93,10 +70,10 @@ export class TenantSlots {
     const redis = await this.queues.redis();
     const leaseMs = this.config.scheduling.claimLeaseMs;
     const keys = this.keysOf(tenant);
-    const taken = await redis.eval(TAKE, 2, ...keys, job.id!, limit, leaseMs, parkedMember(job));
+    const taken = await redis.eval(this.scripts.take, 2, ...keys, job.id!, limit, leaseMs, parkedMember(job));
     if (taken !== 1) return 'full';
     const renewals = setInterval(
-      () => void redis.eval(RENEW, 1, keys[0], job.id!, leaseMs).catch(() => undefined),
+      () => void redis.eval(this.scripts.renew, 1, keys[0], job.id!, leaseMs).catch(() => undefined),
       Math.max(1, Math.floor(leaseMs / RENEWALS_PER_LEASE)),
     );
     let released = false;
@@ -128,7 +105,7 @@ export class TenantSlots {
       const parkedTtl = 2 * this.config.scheduling.claimLeaseMs;
       let args: (string | number)[] = [change.free ?? '', limit, change.park ?? '', parkedTtl];
       for (;;) {
-        const member = (await redis.eval(SETTLE, 2, ...this.keysOf(tenant), ...args)) as string | null;
+        const member = (await redis.eval(this.scripts.settle, 2, ...this.keysOf(tenant), ...args)) as string | null;
         if (member === null || (await this.wake(member))) return;
         args = ['', limit, '', parkedTtl];
       }

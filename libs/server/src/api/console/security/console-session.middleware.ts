@@ -1,4 +1,5 @@
 import { Injectable, NestMiddleware } from '@nestjs/common';
+import { parseCookie } from 'cookie';
 import { NextFunction, Request, Response } from 'express';
 import { CsrfTokens } from './csrf-tokens';
 
@@ -8,14 +9,6 @@ export const SESSION_COOKIE = 'punctual_console';
 export interface ConsoleLocals {
   consoleSession: string;
   csrfToken: string;
-}
-
-function readCookie(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [key, ...value] = part.trim().split('=');
-    if (key === name) return value.join('=');
-  }
-  return undefined;
 }
 
 /**
@@ -28,7 +21,7 @@ export class ConsoleSessionMiddleware implements NestMiddleware {
   constructor(private readonly tokens: CsrfTokens) {}
 
   use(req: Request, res: Response, next: NextFunction): void {
-    let session = readCookie(req.headers.cookie, SESSION_COOKIE);
+    let session = parseCookie(req.headers.cookie ?? '')[SESSION_COOKIE];
     if (!this.tokens.isSession(session)) {
       session = this.tokens.newSession();
       res.cookie(SESSION_COOKIE, session, { path: '/admin', httpOnly: true, sameSite: 'strict', secure: req.secure });
