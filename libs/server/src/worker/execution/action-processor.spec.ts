@@ -21,9 +21,9 @@ const SPEC_TYPE = defineActionType({ type: 'SPEC_TYPE', dataClass: SpecData });
 const LEASE_MS = 600;
 
 /** The worker's processor on in-memory ports: `fulfill` is the type's fulfillment, one retry allowed. */
-function processorWith(fulfill: (data: SpecData, context: FulfillmentContext) => Promise<{ note?: string }>) {
+function processorWith(fulfill: (data: SpecData, context: FulfillmentContext) => Promise<{ note?: string }>, leaseMs = LEASE_MS) {
   const ports = new InMemoryPorts();
-  const config = specConfig({ CLAIM_LEASE_MS: String(LEASE_MS) });
+  const config = specConfig({ CLAIM_LEASE_MS: String(leaseMs) });
   const metrics = new PunctualMetrics(config, [SPEC_TYPE.type], 'worker');
   // Never reached: only an idempotent create uses the repository.
   const scheduler = new ActionScheduler({} as ActionsRepository, ports.store, ports.queues, metrics);
@@ -146,10 +146,11 @@ describe('ActionProcessor', () => {
 
   it('keeps writing an outcome while Postgres is down and its claim holds, without running the fulfillment again', async () => {
     let failures = 2;
+    // A lease far longer than the retries' backoff: the claim holds throughout.
     const { ports, run, fulfilled } = processorWith(async () => {
       ports.store.unavailable = true;
       return { note: 'done' };
-    });
+    }, 10_000);
     const persist = ports.store.persist.bind(ports.store);
     jest.spyOn(ports.store, 'persist').mockImplementation((t, guard) => {
       if (failures-- === 0) ports.store.unavailable = false;
