@@ -27,6 +27,7 @@ describeStoreCases('The in-memory store', async () => {
       return store.row(id)!;
     },
     found: async (id: string) => ({ row: store.row(id), history: store.historyOf(id), events: store.eventsOf(id) }),
+    lapse: async (id: string) => store.update(id, { claimedUntil: new Date(Date.now() - 1000) }),
     close: async () => undefined,
   };
 });

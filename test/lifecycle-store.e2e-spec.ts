@@ -48,6 +48,9 @@ describeStoreCases('The store on Postgres', async () => {
       );
       return { row, history, events };
     },
+    async lapse(id: string) {
+      await api.db.query(`UPDATE actions SET claimed_until = now() - interval '1 second' WHERE id = $1`, [id]);
+    },
     close: () => api.close(),
   };
 });

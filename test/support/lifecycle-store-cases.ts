@@ -26,6 +26,8 @@ export interface StoreUnderTest {
   stored(state: ActionState): Promise<ActionEntity>;
   /** The action as stored (null when gone), its history entries in order (the creation's first) and its outbox events. */
   found(id: string): Promise<{ row: ActionEntity | null; history: HistoryDraft[]; events: WrittenEvent[] }>;
+  /** Lets the claim of a stored IN_PROGRESS action lapse, as when its worker died. */
+  lapse(id: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -115,6 +117,46 @@ export function describeStoreCases(title: string, open: () => Promise<StoreUnder
       const action = await subject.stored(before);
       const { t, written } = await decidedAndWritten(action, event);
       expectWritten(t, written, await persisted(action.id));
+    });
+
+    describe('a claim finds', () => {
+      const pending = (overrides: Partial<ActionState> = {}) => subject.stored({ ...TRANSITION_CASES[0][1], status: ActionStatus.Pending, ...overrides });
+      const claimOf = (action: ActionEntity, revision = action.revision, type = 'HTTP_REQUEST') => store.claim(action.id, revision, type, 60_000);
+
+      it('nothing for another revision, another type, a finished action or one held by a pause', async () => {
+        const action = await pending();
+        expect(await claimOf(action, action.revision + 1)).toEqual({ kind: 'none' });
+        expect(await claimOf(action, action.revision, 'MESSAGE')).toEqual({ kind: 'none' });
+        expect(await claimOf(await pending({ status: ActionStatus.Completed }))).toEqual({ kind: 'none' });
+        expect(await claimOf(await pending({ pausedFrom: 1 }))).toEqual({ kind: 'none' });
+        expect((await subject.found(action.id)).history).toHaveLength(1);
+      });
+
+      it('an action due later not due yet, for as long as it has to wait', async () => {
+        const later = new Date(Date.now() + 60_000);
+        const claim = await claimOf(await pending({ executionTime: later, nextAttemptAt: later }));
+        expect(claim.kind).toBe('not-due');
+        expect((claim as { dueInMs: number }).dueInMs).toBeGreaterThan(50_000);
+        expect((claim as { dueInMs: number }).dueInMs).toBeLessThanOrEqual(60_000);
+      });
+
+      it('an attempt under a live claim not due, until its lease ends', async () => {
+        const claim = await claimOf(await subject.stored(TRANSITION_CASES[2][1]));
+        expect(claim.kind).toBe('not-due');
+        expect((claim as { dueInMs: number }).dueInMs).toBeGreaterThan(3_000_000);
+      });
+
+      it('a lapsed claim to take over: the status and history as they were, under a new token', async () => {
+        const action = await subject.stored(TRANSITION_CASES[2][1]);
+        await subject.lapse(action.id);
+        const claim = await claimOf(action);
+        expect(claim).toMatchObject({ kind: 'claimed', takenOver: true, action: { status: ActionStatus.InProgress, retryCount: action.retryCount } });
+        const found = await subject.found(action.id);
+        expect(found.row!.claimToken).not.toBe(action.claimToken);
+        expect(found.history).toHaveLength(1);
+        // Once taken over, the claim is live again: a second job waits.
+        expect((await claimOf(action)).kind).toBe('not-due');
+      });
     });
 
     it('writes nothing, and answers null, when the row moved on since it was read', async () => {
