@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { waitUntil } from '@app/testing';
+import { promotionsSinceNow } from './support/loop-runs';
 import { queuedJobs } from './support/queue-state';
 import { useRunningStack } from './support/running-stack';
 
@@ -53,10 +54,11 @@ describe('POST /actions/:id/cancel: every action can be stopped, also a schedule
     const canceled = await reaches(action.id, 'CANCELED');
     const callsWhenCanceled = stack.receiver.callsTo('/runaway').length;
     expect(callsWhenCanceled - callsWhenAnswered).toBeLessThanOrEqual(1);
-    await sleep(2_500); // two more periods of the cron
+    // No job left, and two sweeps since: no later occurrence can be queued or run.
+    expect(await queuedJobs(stack.api.app)).toBe(0);
+    await promotionsSinceNow(stack.worker);
     expect(stack.receiver.callsTo('/runaway')).toHaveLength(callsWhenCanceled);
     expect(await read(action.id)).toEqual(canceled);
-    expect(await queuedJobs(stack.api.app)).toBe(0);
 
     const entries = await history(action.id);
     expect(entries.find((e) => e.note?.startsWith('cancel requested: runaway'))).toBeDefined();
@@ -70,7 +72,8 @@ describe('POST /actions/:id/cancel: every action can be stopped, also a schedule
     expect(cancel.body).toMatchObject({ status: 'CANCELED', cancelRequestedAt: expect.any(String) });
     expect(await queuedJobs(stack.api.app)).toBe(0);
 
-    await sleep(LOCK_WINDOW_MS + 1_500); // past its due time
+    await waitUntil('its due time to pass', () => Date.now() > Date.parse(action.executionTime));
+    await promotionsSinceNow(stack.worker); // sweeps after it was due: a PENDING action would have been queued
     expect(stack.receiver.callsTo('/later')).toHaveLength(0);
     expect((await read(action.id)).status).toBe('CANCELED');
     expect((await history(action.id)).map((e) => [e.from, e.to])).toEqual([
@@ -100,7 +103,9 @@ describe('POST /actions/:id/cancel: every action can be stopped, also a schedule
     const callsWhenAnswered = stack.receiver.callsTo('/failing').length;
     const canceled = await reaches(action.id, 'CANCELED');
     expect(canceled.lastError).not.toBeNull();
-    await sleep(1_000); // longer than the backoff a retry would have waited
+    // Two sweeps since, and no job left: a retry, had one been written, would have been queued and run by now.
+    await promotionsSinceNow(stack.worker);
+    await waitUntil('no job to be left', async () => (await queuedJobs(stack.api.app)) === 0);
     expect(stack.receiver.callsTo('/failing').length).toBeLessThanOrEqual(callsWhenAnswered + (cancel.status === 202 ? 1 : 0));
     expect(canceled.retryCount).toBe(stack.receiver.callsTo('/failing').length);
     // No attempt started once the cancellation was asked for.
@@ -141,7 +146,8 @@ describe('POST /actions/:id/cancel: every action can be stopped, also a schedule
       for (const call of stack.receiver.callsTo(`/race-${i}`)) expect(call.at).toBeLessThanOrEqual(canceledAt);
     }
     const seen = actions.map((_, i) => stack.receiver.callsTo(`/race-${i}`).length);
-    await sleep(2_000);
+    await waitUntil('no job to be left', async () => (await queuedJobs(stack.api.app)) === 0);
+    await promotionsSinceNow(stack.worker);
     expect(actions.map((_, i) => stack.receiver.callsTo(`/race-${i}`).length)).toEqual(seen);
   });
 });

@@ -113,8 +113,11 @@ describe('Processes killed and stopped for real', () => {
     const child = await spawnApp('api', { PORT: port }).ready(API_READY);
     const client = testHttp(`http://127.0.0.1:${port}`);
     const items = Array.from({ length: 1000 }, () => ({ ...httpAction('/never'), executionTime: Date.now() + 86_400_000 }));
+    const nonces = async () => (await stack.api.db.query(`SELECT count(*)::int AS n FROM accepted_nonces`))[0].n as number;
+    const noncesBefore = await nonces();
     const inFlight = client.post('/actions/batch', { items });
-    await new Promise((resolve) => setTimeout(resolve, 30));
+    // The API accepted the request once its nonce is recorded, before it stores the batch: the signal stops it mid-request.
+    await waitUntil('the API to have taken the request', async () => (await nonces()) > noncesBefore, 20_000, 5);
     child.kill('SIGTERM');
     expect((await inFlight).status).toBe(201);
     expect(await child.exited).toEqual({ code: 0, signal: null });

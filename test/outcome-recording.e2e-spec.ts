@@ -1,6 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { HttpReceiver, TcpProxy, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
+import { promotionsSinceNow } from './support/loop-runs';
 import { startWorker } from './support/worker-test-app';
 
 /** Short leases and sweeps, so that a fulfillment run twice would show within the test. */
@@ -37,8 +38,8 @@ describe('Recording an attempt never re-runs its fulfillment', () => {
     receiver.answerNextWith('{"text":"before\u0000after"}');
     const action = (await api.client.post('/actions', httpAction('/nul'))).body;
     await completed(action.id);
-    // Longer than a lease and two sweeps: a re-run would have happened by now.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Two sweeps since: an attempt whose outcome was lost would have been queued again by now.
+    await promotionsSinceNow(worker);
     expect(receiver.callsTo('/nul')).toHaveLength(1);
     const history = (await api.client.get(`/actions/${action.id}/history`)).body;
     expect(history.at(-1).note).toBe('HTTP 200: {"text":"before\uFFFDafter"}');

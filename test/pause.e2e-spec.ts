@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ActionQueues } from '@app/scheduling';
 import { waitUntil } from '@app/testing';
+import { promotionsSinceNow } from './support/loop-runs';
 import { queuedJobs } from './support/queue-state';
 import { createCalling, readAction, useRunningStack } from './support/running-stack';
 
@@ -14,10 +14,13 @@ describe('POST /actions/:id/pause and /resume: an owner holds and releases a sch
   const create = (path: string, extra: object) => createCalling(stack, path, extra);
   const read = (id: string) => readAction(stack, id);
   const notes = async (id: string) => ((await stack.api.client.get(`/actions/${id}/history`)).body as { note: string | null }[]).map((e) => e.note);
-  const calmFor = async (path: string, ms: number) => {
-    const before = stack.receiver.callsTo(path).length;
-    await sleep(ms);
-    return stack.receiver.callsTo(path).length === before;
+  /** Waits until the covered occurrence ended, the held one's job was dropped, and two sweeps saw it held: nothing can run after. */
+  const heldForGood = async (id: string) => {
+    await waitUntil('the held occurrence to wait with no job', async () => {
+      const action = await read(id);
+      return action.status === 'PENDING' && action.paused === true && (await queuedJobs(stack.api.app)) === 0;
+    });
+    await promotionsSinceNow(stack.worker);
   };
 
   it('pauses a per-second cron: the covered occurrence finishes, no later one starts; resume runs it again', async () => {
@@ -29,10 +32,8 @@ describe('POST /actions/:id/pause and /resume: an owner holds and releases a sch
     expect(paused.body.paused).toBe(true);
     const callsWhenAnswered = stack.receiver.callsTo('/cron').length;
     // The occurrence the lock window covered may still run; then nothing does.
-    await waitUntil('the cron to stay quiet for two periods', () => calmFor('/cron', 2_200), 15_000);
+    await heldForGood(action.id);
     expect(stack.receiver.callsTo('/cron').length - callsWhenAnswered).toBeLessThanOrEqual(1);
-    expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
-    await waitUntil('the held occurrence to have no job', async () => (await queuedJobs(stack.api.app)) === 0);
     expect((await notes(action.id)).filter((note) => note?.startsWith('paused: maintenance'))).toHaveLength(1);
 
     const again = await stack.api.client.post(`/actions/${action.id}/pause`, {});
@@ -52,7 +53,8 @@ describe('POST /actions/:id/pause and /resume: an owner holds and releases a sch
     const action = await create('/one-off', { executionTime: Date.now() + LOCK_WINDOW_MS + 1_000 });
     const paused = await stack.api.client.post(`/actions/${action.id}/pause`, {});
     expect(paused.body).toMatchObject({ status: 'PENDING', paused: true });
-    await sleep(LOCK_WINDOW_MS + 2_500); // past its time, and past a promotion or two
+    await waitUntil('its due time to pass', () => Date.now() > Date.parse(action.executionTime));
+    await promotionsSinceNow(stack.worker); // sweeps after it was due: it would have been queued unless held
     expect(stack.receiver.callsTo('/one-off')).toHaveLength(0);
     expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
 
@@ -115,9 +117,8 @@ describe('POST /actions/:id/pause and /resume: an owner holds and releases a sch
     }
     await waitUntil('a last pause to be accepted', async () => (await stack.api.client.post(`/actions/${action.id}/pause`, {})).status === 200);
     const callsWhenPaused = stack.receiver.callsTo('/race').length;
-    await waitUntil('the cron to stay quiet for two periods', () => calmFor('/race', 2_200), 15_000);
+    await heldForGood(action.id);
     expect(stack.receiver.callsTo('/race').length - callsWhenPaused).toBeLessThanOrEqual(1);
-    expect(await read(action.id)).toMatchObject({ status: 'PENDING', paused: true });
     expect((await stack.api.client.post(`/actions/${action.id}/cancel`, {})).status).toBe(200);
   });
 });

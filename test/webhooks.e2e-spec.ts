@@ -11,6 +11,8 @@ import { httpRequestExample, notificationExample } from './support/fixtures';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { deliveriesWhen, subscribe, verifiedEvent } from './support/webhooks';
 import { startWorker, workerHttpUrl } from './support/worker-test-app';
+import { runsSinceNow } from './support/loop-runs';
+import { WebhookPumpLoop } from '@app/server';
 
 const EVERY_ACTION_EVENT = ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action'];
 
@@ -321,7 +323,13 @@ describe('Lifecycle webhooks', () => {
       );
       const [done] = await deliveriesWhen(api.client, id, (items) => items[0]?.status === 'DELIVERED');
       expect(done.attempts).toBe(1);
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every copy was taken and decided: it ran, or was put off behind the attempt's claim, to find the delivery DELIVERED when it wakes.
+      const copies = ['dup-a', 'dup-b', 'dup-c'].map((suffix) => `${delivery.id}-${suffix}`);
+      await waitUntil('every copy of the job to have been taken', async () =>
+        (await Promise.all(copies.map((jobId) => queue.getJobState(jobId)))).every((state) =>
+          ['completed', 'failed', 'unknown', 'delayed'].includes(state),
+        ),
+      );
       expect(receiver.calls).toHaveLength(1);
     });
 
@@ -345,8 +353,12 @@ describe('Lifecycle webhooks', () => {
       await deliveriesWhen(api.client, id, (items) => items[0]?.attempts >= 1);
       expect((await api.client.delete(`/webhooks/${id}`)).status).toBe(204);
       const calls = receiver.calls.length;
-      // Longer than every retry delay of the test settings.
-      await new Promise((resolve) => setTimeout(resolve, 800));
+      // No job of this subscription left, and two pumps since: a delivery still pending would have been queued and sent by now.
+      const queue = api.app.get<Queue>(getQueueToken(WEBHOOK_QUEUE));
+      await waitUntil('no delivery job of the subscription to be left', async () =>
+        (await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'])).every((job) => job.data.target !== id),
+      );
+      await runsSinceNow(worker.get(WebhookPumpLoop), 2);
       expect(receiver.calls.length).toBe(calls);
       expect((await webhookRows(api)).deliveries).toBe(0);
     });

@@ -9,6 +9,7 @@ import { TenantsRepository } from './repositories/tenants.repository';
 import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { LifecycleStore } from './lifecycle-store/lifecycle.store';
+import { CLAIM_LEASES, LIFECYCLE_STORE } from './ports/lifecycle-store.port';
 import { GaugeRepository } from './repositories/gauge.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';
@@ -38,6 +39,12 @@ const REPOSITORIES = [
   WorkersRepository,
 ];
 
+/** The ports the orchestration classes are given, answered by the Postgres implementations. */
+const PORTS = [
+  { provide: LIFECYCLE_STORE, useExisting: LifecycleStore },
+  { provide: CLAIM_LEASES, useExisting: ExecutionRepository },
+];
+
 /** The Postgres connection and the repositories; imported once by each app's root module. */
 @Global()
 @Module({
@@ -55,7 +62,7 @@ const REPOSITORIES = [
       }),
     }),
   ],
-  providers: REPOSITORIES,
-  exports: REPOSITORIES,
+  providers: [...REPOSITORIES, ...PORTS],
+  exports: [...REPOSITORIES, ...PORTS],
 })
 export class DatabaseModule {}

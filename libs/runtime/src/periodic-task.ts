@@ -30,11 +30,21 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnModuleDe
   private stopped = false;
   /** Whether the run in progress at the stop ended within STOP_WAIT_MS of it. */
   private endedInTime: Promise<boolean> = Promise.resolve(true);
+  private ended = 0;
 
   protected constructor(private readonly settings: PeriodicSettings) {}
 
   /** One run of the work. */
   protected abstract run(): Promise<unknown>;
+
+  /**
+   * How many runs have ended, either way. A run that starts after a moment and ends has seen the
+   * world as it was at that moment: what an operator's probe (or a spec) waits for before it
+   * concludes that the task found nothing to do, rather than for a fixed time.
+   */
+  get runsEnded(): number {
+    return this.ended;
+  }
 
   /** Whether shutdown has begun: a run that ends after it should leave nothing behind. */
   protected get stopping(): boolean {
@@ -65,6 +75,7 @@ export abstract class PeriodicTask implements OnApplicationBootstrap, OnModuleDe
       this.running = this.run()
         .catch((error: Error) => this.logger.warn(`${this.settings.name} failed, retrying in ${this.settings.intervalMs} ms: ${error.message}`))
         .finally(() => {
+          this.ended += 1;
           if (!this.stopped) this.schedule(this.settings.intervalMs);
         });
     }, delayMs);

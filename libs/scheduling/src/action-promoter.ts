@@ -1,10 +1,10 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { ActionEntity, LifecycleStore, QueueableAction, ScheduleRepository, WorkersRepository } from '@app/database';
+import { ActionEntity, LIFECYCLE_STORE, LifecycleStorePort, QueueableAction, ScheduleRepository, WorkersRepository } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
 import { PunctualMetrics } from '@app/observability';
-import { ActionQueues } from './action-queues';
+import { ACTION_QUEUES, ActionQueuesPort } from './action-queues.port';
 
 const BATCH_SIZE = 1000;
 /** Bounds one tick's transaction; a larger backlog continues on the next tick. */
@@ -52,8 +52,8 @@ export class ActionPromoter {
 
   constructor(
     private readonly schedule: ScheduleRepository,
-    private readonly store: LifecycleStore,
-    private readonly queues: ActionQueues,
+    @Inject(LIFECYCLE_STORE) private readonly store: LifecycleStorePort,
+    @Inject(ACTION_QUEUES) private readonly queues: ActionQueuesPort,
     private readonly workers: WorkersRepository,
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,

@@ -9,6 +9,7 @@ import { ActionJobData, jobIdFor } from './action-job';
 import { fairShares } from './fair-share';
 import { queueClient } from './queue-client';
 import { queueDefaults } from './queue-defaults';
+import { ActionQueuesPort } from './action-queues.port';
 
 /**
  * Actions due a little beyond the horizon are queued right away too: the promoter only
@@ -27,7 +28,7 @@ export type QueuesByType = ReadonlyMap<string, Queue<ActionJobData>>;
  * promoter, wherever it runs, queues that type's actions for it.
  */
 @Injectable()
-export class ActionQueues implements OnApplicationShutdown {
+export class ActionQueues implements ActionQueuesPort, OnApplicationShutdown {
   private readonly logger = new Logger(ActionQueues.name);
   /** Queues of types this process does not know, by type. */
   private readonly madeOnDemand = new Map<string, Queue<ActionJobData>>();

@@ -1,8 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ActionStatus, Transition, UnlockedGuard } from '@app/domain';
-import { ActionEntity, ActionsRepository, IdempotentCreate, LifecycleStore, NewAction } from '@app/database';
+import { ActionEntity, ActionsRepository, IdempotentCreate, LIFECYCLE_STORE, LifecycleStorePort, NewAction } from '@app/database';
 import { ACTION_ID, PunctualMetrics, annotateActiveSpan } from '@app/observability';
-import { ActionQueues } from './action-queues';
+import { ACTION_QUEUES, ActionQueuesPort } from './action-queues.port';
 
 /**
  * Every change that gives an action a new due time, written the one safe way: persist in
@@ -13,8 +13,8 @@ import { ActionQueues } from './action-queues';
 export class ActionScheduler {
   constructor(
     private readonly actions: ActionsRepository,
-    private readonly store: LifecycleStore,
-    private readonly queues: ActionQueues,
+    @Inject(LIFECYCLE_STORE) private readonly store: LifecycleStorePort,
+    @Inject(ACTION_QUEUES) private readonly queues: ActionQueuesPort,
     private readonly metrics: PunctualMetrics,
   ) {}
 

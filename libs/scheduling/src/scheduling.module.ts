@@ -5,6 +5,7 @@ import { PunctualConfig, queuePrefixOf } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { ActionPromoter } from './action-promoter';
 import { ActionQueues, QUEUES_BY_TYPE } from './action-queues';
+import { ACTION_QUEUES } from './action-queues.port';
 import { ActionScheduler } from './action-scheduler';
 import { queueDefaults } from './queue-defaults';
 import { Clock } from '@app/domain';
@@ -53,11 +54,12 @@ export class SchedulingModule {
           useFactory: (...queues: Queue[]) => queues.map((queue) => queue.on('error', () => undefined)),
         },
         ActionQueues,
+        { provide: ACTION_QUEUES, useExisting: ActionQueues },
         ActionScheduler,
         ActionPromoter,
         Clock,
       ],
-      exports: [ActionQueues, ActionScheduler, ActionPromoter, Clock, BullModule],
+      exports: [ActionQueues, ACTION_QUEUES, ActionScheduler, ActionPromoter, Clock, BullModule],
     };
   }
 }

@@ -13,3 +13,5 @@ export { WorkerHttpServer } from './worker/http/worker-http.server';
 export { QueueConsumers } from './worker/execution/queue-consumers';
 export { WorkerPresence } from './worker/execution/worker-presence';
 export { RetentionLoop } from './worker/housekeeping/retention.loop';
+export { PromotionLoop } from './worker/housekeeping/promotion.loop';
+export { WebhookPumpLoop } from './worker/webhooks/webhook-pump.loop';

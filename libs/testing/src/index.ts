@@ -11,3 +11,7 @@ export * from './prometheus-scrape';
 export * from './local-redis-cluster';
 export * from './event-loop-turns';
 export * from './impersonating-headers';
+export * from './in-memory-lifecycle-store';
+export * from './manual-clock';
+export * from './in-memory-action-queues';
+export * from './orchestration-fixture';

@@ -12,36 +12,9 @@ import { APPLY_CHANGES_SQL, CHANGE_COLUMNS, Change } from './apply-changes.state
 import { CLAIM_COLUMNS, CLAIM_SQL, ClaimRequest } from './claim.statement';
 import { DELETE_ACTION_SQL } from './delete-action.statement';
 import { INSERT_ACTIONS_SQL, NEW_ACTION_COLUMNS } from './insert-actions.statement';
-import { OUTCOME_COLUMNS, OUTCOME_FIELDS, RECORD_OUTCOMES_SQL, RecordedRow } from './record-outcomes.statement';
-import { changedFields } from './state-columns';
-
-/** What must still hold of the row for a transition computed from `transition.before` to be written. */
-export type TransitionGuard =
-  /**
-   * A change by a client or the promoter: the row is at the revision it was read at and in one of
-   * `statuses`; with `dueAfter`, its occurrence is also still due after it (outside the lock window).
-   */
-  | ({ readonly kind: 'revision' } & UnlockedGuard)
-  /** An attempt's outcome: the claim it was computed under still holds, and no cancellation arrived since it was read. */
-  | { readonly kind: 'claim' };
-
-/** What a job found when it tried to claim its action. */
-export type ClaimResult =
-  /**
-   * The attempt is ours until `claimedUntil` (renew it while running); `takenOver`: its previous
-   * worker died mid-run. `dueAt`: when the attempt was due, or became runnable when that was later,
-   * as its history entry records it; its firing lag counts from here.
-   */
-  | { kind: 'claimed'; action: ActionEntity; takenOver: boolean; dueAt: Date }
-  /**
-   * Not yet, on Postgres's clock: the action waits for this very job but is due later, or another
-   * attempt holds a live claim on it. Run the job again in `dueInMs`.
-   */
-  | { kind: 'not-due'; dueInMs: number }
-  /** The occurrence came due on a date of its calendar: it is not claimed, and the caller skips it (the lifecycle's `calendarDate`). */
-  | { kind: 'calendar-date'; action: ActionEntity }
-  /** Nothing to do: the job is stale, the action is gone, finished or running elsewhere. */
-  | { kind: 'none' };
+import { ClaimResult, LifecycleStorePort, TransitionGuard } from '../ports/lifecycle-store.port';
+import { OUTCOME_COLUMNS, RECORD_OUTCOMES_SQL, RecordedRow } from './record-outcomes.statement';
+import { writePlanOf } from './write-plan';
 
 /** What the insert returns of each action: the columns Postgres fills. */
 interface InsertedRow {
@@ -59,7 +32,7 @@ interface InsertedRow {
  * several processes cannot deadlock. The statements are in this folder, one a file.
  */
 @Injectable()
-export class LifecycleStore {
+export class LifecycleStore implements LifecycleStorePort {
   private readonly singleCreates = postgresGroupCommit<NewAction, ActionEntity>((actions) => this.createMany(actions));
   private readonly claims = postgresGroupCommit<ClaimRequest & { leaseMs: number }, ClaimResult>((requests) => this.claimMany(requests));
   private readonly outcomes = postgresGroupCommit<Transition<ActionEntity>, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
@@ -116,18 +89,17 @@ export class LifecycleStore {
    * answers the action as it was.
    */
   persist(transition: Transition<ActionEntity>, guard: TransitionGuard): Promise<ActionEntity | null> {
-    if (transition.deleted) {
-      if (guard.kind !== 'revision') throw new Error('An action is deleted only at the revision read, never under a claim');
-      return this.delete(transition.before, guard);
+    const plan = writePlanOf(transition, guard);
+    switch (plan.kind) {
+      case 'delete':
+        return this.delete(transition.before, plan.guard);
+      case 'nothing':
+        return Promise.resolve(transition.before);
+      case 'change':
+        return this.changes.submit({ transition, guard: plan.guard, changed: plan.changed, ord: 0 });
+      case 'outcome':
+        return this.outcomes.submit(transition);
     }
-    if (transition.history.length === 0) return Promise.resolve(transition.before);
-    if (transition.history.length > 1) throw new Error('A transition writes at most one history entry');
-    const changed = changedFields(transition.before, transition.after);
-    if (guard.kind === 'revision') return this.changes.submit({ transition, guard, changed, ord: 0 });
-    if (!transition.before.claimToken) throw new Error('An outcome is written only under the claim it was computed with');
-    const frozen = changed.filter((field) => !OUTCOME_FIELDS.includes(field));
-    if (frozen.length > 0) throw new Error(`An attempt's outcome cannot change ${frozen.join(', ')}: those are frozen while it runs`);
-    return this.outcomes.submit(transition);
   }
 
   private async delete(action: ActionEntity, guard: UnlockedGuard): Promise<ActionEntity | null> {

@@ -3,13 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ActionStatus } from '@app/domain';
 import { ActionEntity } from '../entities/action.entity';
+import { ClaimLeasesPort } from '../ports/lifecycle-store.port';
 
 /**
  * A running attempt's lease: a claim (see `LifecycleStore.claim`) is a lease on Postgres's clock
  * under a fencing token, renewed while the attempt runs and taken over only once it lapsed.
  */
 @Injectable()
-export class ExecutionRepository {
+export class ExecutionRepository implements ClaimLeasesPort {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Extends a running attempt's lease; false when the claim is no longer this token's (it was taken over). */

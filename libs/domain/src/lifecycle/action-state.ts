@@ -1,5 +1,5 @@
 import type { ActionNotice } from './lifecycle-notice';
-import type { LifecycleEvent } from './lifecycle';
+import type { LifecycleEvent } from './lifecycle-event';
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
 import type { DstPolicy } from '../schedule/dst-policy';
 import { ActionRetryPolicy } from './retry-policy';

@@ -1,4 +1,4 @@
-import type { LifecycleEvent } from './lifecycle';
+import type { LifecycleEvent } from './lifecycle-event';
 
 /** How an attempt ended: what `punctual_attempts_total` and the console's activity count. */
 export type AttemptOutcome = 'succeeded' | 'failed' | 'no_action';

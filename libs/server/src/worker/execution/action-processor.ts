@@ -1,7 +1,7 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, ExecutionRepository, LifecycleStore, isDatabaseUnavailable } from '@app/database';
+import { ActionEntity, CLAIM_LEASES, ClaimLeasesPort, LIFECYCLE_STORE, LifecycleStorePort, isDatabaseUnavailable } from '@app/database';
 import {
   ActionStatus,
   AttemptOutcome,
@@ -33,8 +33,8 @@ export class ActionProcessor {
   private readonly logger = new Logger(ActionProcessor.name);
 
   constructor(
-    private readonly store: LifecycleStore,
-    private readonly execution: ExecutionRepository,
+    @Inject(LIFECYCLE_STORE) private readonly store: LifecycleStorePort,
+    @Inject(CLAIM_LEASES) private readonly claims: ClaimLeasesPort,
     private readonly scheduler: ActionScheduler,
     private readonly fulfillments: FulfillmentRegistry,
     private readonly clock: Clock,
@@ -140,7 +140,7 @@ export class ActionProcessor {
         this.metrics.attemptEnded(action, attempt);
         return { outcome, updated };
       }
-      const now = await this.execution.claimed(action.id, action.claimToken!);
+      const now = await this.claims.claimed(action.id, action.claimToken!);
       if (!now || !ownerAskedMore(current, now)) {
         this.logFor(action).warn(`Outcome of ${idempotencyKeyOf(action)} refused: another worker took the attempt over`);
         return null;

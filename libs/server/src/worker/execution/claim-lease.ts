@@ -1,5 +1,5 @@
 import { LoggerService } from '@nestjs/common';
-import { ActionEntity, ExecutionRepository } from '@app/database';
+import { ActionEntity, ClaimLeasesPort } from '@app/database';
 
 /** Renewals per lease: a claim survives two missed renewals before it can lapse. */
 const RENEWALS_PER_LEASE = 3;
@@ -21,7 +21,7 @@ export class ClaimLease {
   private lastError: string | null = null;
 
   constructor(
-    private readonly execution: ExecutionRepository,
+    private readonly leases: ClaimLeasesPort,
     readonly action: ActionEntity,
     private readonly leaseMs: number,
     private readonly logger: LoggerService,
@@ -54,7 +54,7 @@ export class ClaimLease {
     this.renewing = true;
     const sentAt = performance.now();
     try {
-      if (!(await this.execution.renew(this.action, this.leaseMs))) return this.lose('its claim was taken over by another worker');
+      if (!(await this.leases.renew(this.action, this.leaseMs))) return this.lose('its claim was taken over by another worker');
       this.lastError = null;
       if (this.released) return;
       clearTimeout(this.lapse);

@@ -1,6 +1,6 @@
-import { Injectable, LoggerService } from '@nestjs/common';
+import { Inject, Injectable, LoggerService } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, ExecutionRepository } from '@app/database';
+import { ActionEntity, CLAIM_LEASES, ClaimLeasesPort } from '@app/database';
 import { attemptNumber, idempotencyKeyOf } from '@app/domain';
 import { ClaimLease } from './claim-lease';
 
@@ -10,13 +10,13 @@ export class RunningAttempts {
   private readonly leases = new Set<ClaimLease>();
 
   constructor(
-    private readonly execution: ExecutionRepository,
+    @Inject(CLAIM_LEASES) private readonly claims: ClaimLeasesPort,
     private readonly config: PunctualConfig,
   ) {}
 
   /** Renews `action`'s claim from now until the lease is released. */
   hold(action: ActionEntity, logger: LoggerService): ClaimLease {
-    const lease = new ClaimLease(this.execution, action, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
+    const lease = new ClaimLease(this.claims, action, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
     this.leases.add(lease);
     return lease;
   }

@@ -1,0 +1,61 @@
+import { randomUUID } from 'node:crypto';
+import { PunctualConfig, loadConfig } from '@app/config';
+import { ActionEntity } from '@app/database';
+import { ActionState, ActionStatus, DEFAULT_TENANT, MisfirePolicy } from '@app/domain';
+import { InMemoryActionQueues } from './in-memory-action-queues';
+import { InMemoryLifecycleStore } from './in-memory-lifecycle-store';
+import { ManualClock } from './manual-clock';
+
+/** The moment orchestration specs start at. */
+export const SPEC_NOW = new Date('2026-01-05T12:00:00.000Z');
+
+/** A configuration as the apps load it, from the least a deployment must set and `env`. */
+export function specConfig(env: Record<string, string> = {}): PunctualConfig {
+  return loadConfig({ API_KEYS: 'k1:secret-one-0123456789', ADMIN_PASSWORD: 'long-enough', METRICS_ENABLED: 'false', ...env });
+}
+
+/** The ports of the orchestration classes in memory, on one manual clock: no Postgres, Redis or network. */
+export class InMemoryPorts {
+  readonly clock = new ManualClock(SPEC_NOW);
+  readonly store = new InMemoryLifecycleStore(this.clock);
+  readonly queues = new InMemoryActionQueues();
+
+  /** Stores a one-off action of `type`, PENDING and due now unless `overrides` say otherwise. */
+  async stored(type: string, overrides: Partial<ActionState> = {}): Promise<ActionEntity> {
+    const now = this.clock.now();
+    const state: ActionState = {
+      status: ActionStatus.Pending,
+      occurrence: 1,
+      retryCount: 0,
+      lastError: null,
+      executionTime: now,
+      nextAttemptAt: now,
+      runnableSince: now,
+      scheduleAnchor: now,
+      repeat: false,
+      frequency: null,
+      cron: null,
+      timezone: null,
+      executionRemainder: null,
+      endAt: null,
+      misfirePolicy: MisfirePolicy.RunOnce,
+      retryPolicy: null,
+      data: { message: 'hello' },
+      metadata: {},
+      callbackUrl: null,
+      dataKeyId: 'k1',
+      callbackKeyId: 'k1',
+      cancelRequestedAt: null,
+      pausedFrom: null,
+      skipPending: 0,
+      dstPolicy: null,
+      calendar: null,
+      jitterMs: null,
+      jitterSeed: 0,
+      revision: 1,
+      ...overrides,
+    };
+    const history = { from: null, to: state.status, occurrence: state.occurrence, attempt: 0, note: null };
+    return this.store.create({ id: randomUUID(), action: type, tenantId: DEFAULT_TENANT, apiKeyId: 'k1', state, history });
+  }
+}
