@@ -1,13 +1,7 @@
 import { DataSource } from 'typeorm';
-import { dataSourceOptions } from '../libs/database/src/data-source-options';
-import { migrate } from '../libs/database/src/migrate';
+import { databaseMigratedTo } from './support/migrated-database';
 
 const HISTORY_EVENTS_MIGRATION = 'HistoryEvents1763870001950';
-
-async function lastMigration(db: DataSource): Promise<string> {
-  const [last] = await db.query(`SELECT name FROM migrations ORDER BY id DESC LIMIT 1`);
-  return last.name;
-}
 
 type Entry = [action: string, from: string | null, to: string, occurrence: number, attempt: number, note: string | null];
 
@@ -17,21 +11,10 @@ type Entry = [action: string, from: string | null, to: string, occurrence: numbe
  * from its statuses and note.
  */
 describe('The migration that records the event of each history entry', () => {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_history_events_migration`;
   let db: DataSource;
 
   beforeAll(async () => {
-    const admin = new URL(url.toString());
-    admin.pathname = '/postgres';
-    const server = new DataSource({ type: 'postgres', url: admin.toString() });
-    await server.initialize();
-    await server.query(`DROP DATABASE IF EXISTS ${url.pathname.slice(1)}`);
-    await server.destroy();
-    await migrate(url.toString());
-    db = new DataSource(dataSourceOptions(url.toString()));
-    await db.initialize();
-    while ((await lastMigration(db)) !== HISTORY_EVENTS_MIGRATION) await db.undoLastMigration({ transaction: 'each' });
+    db = await databaseMigratedTo('history_events_migration', HISTORY_EVENTS_MIGRATION);
     await db.undoLastMigration({ transaction: 'each' });
   });
   afterAll(() => db.destroy());

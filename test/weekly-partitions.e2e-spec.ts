@@ -2,10 +2,9 @@ import { INestApplicationContext } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { PartitionsRepository } from '@app/database';
 import { RetentionLoop } from '@app/server';
-import { dataSourceOptions } from '../libs/database/src/data-source-options';
-import { migrate } from '../libs/database/src/migrate';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { httpRequestExample } from './support/fixtures';
+import { databaseMigratedTo, undoMigrationsAfter } from './support/migrated-database';
 import { holdRetentionLock } from './support/retention-lock';
 import { startWorker } from './support/worker-test-app';
 
@@ -241,28 +240,12 @@ describe('Weekly partitions of the history and the webhook outbox', () => {
 
 const PARTITIONS_MIGRATION = 'WeeklyPartitions1763870001700';
 
-async function isLastMigration(db: DataSource, name: string): Promise<boolean> {
-  const [last] = await db.query(`SELECT name FROM migrations ORDER BY id DESC LIMIT 1`);
-  return last?.name === name;
-}
-
 describe('The migration to weekly partitions', () => {
-  const url = new URL(process.env.DATABASE_URL!);
-  url.pathname = `${url.pathname}_partition_migration`;
   let db: DataSource;
 
+  // The migrations that came later change these tables too: this spec is about the one to weekly partitions alone.
   beforeAll(async () => {
-    const admin = new URL(url.toString());
-    admin.pathname = '/postgres';
-    const server = new DataSource({ type: 'postgres', url: admin.toString() });
-    await server.initialize();
-    await server.query(`DROP DATABASE IF EXISTS ${url.pathname.slice(1)}`);
-    await server.destroy();
-    await migrate(url.toString());
-    db = new DataSource(dataSourceOptions(url.toString()));
-    await db.initialize();
-    // The migrations that came later change these tables too: this spec is about the one to weekly partitions alone.
-    while (!(await isLastMigration(db, PARTITIONS_MIGRATION))) await db.undoLastMigration({ transaction: 'each' });
+    db = await databaseMigratedTo('partition_migration', PARTITIONS_MIGRATION);
   });
   afterAll(() => db.destroy());
 
@@ -293,7 +276,7 @@ describe('The migration to weekly partitions', () => {
     expect((await snapshot())[0]).toEqual({ ...before, kind: 'r' });
 
     await db.runMigrations({ transaction: 'each' });
-    while (!(await isLastMigration(db, PARTITIONS_MIGRATION))) await db.undoLastMigration({ transaction: 'each' });
+    await undoMigrationsAfter(db, PARTITIONS_MIGRATION);
     expect((await snapshot())[0]).toEqual(before);
     const [{ n }] = await db.query(`SELECT count(*)::int AS n FROM ONLY action_history_default`);
     expect(n).toBe(0);

@@ -16,6 +16,7 @@ export * from './repositories/history.repository';
 export * from './repositories/execution.repository';
 export * from './lifecycle-store/lifecycle.store';
 export * from './lifecycle-store/write-plan';
+export * from './lifecycle-store/created-row';
 export * from './ports/lifecycle-store.port';
 export { CLAIM_SQL } from './lifecycle-store/claim.statement';
 export * from './repositories/gauge.repository';

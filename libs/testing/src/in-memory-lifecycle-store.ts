@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { ActionEntity, ClaimLeasesPort, ClaimResult, LifecycleStorePort, NewAction, TransitionGuard, WritePlan, writePlanOf } from '@app/database';
+import {
+  ActionEntity,
+  ClaimLeasesPort,
+  createdRow,
+  ClaimResult,
+  LifecycleStorePort,
+  NewAction,
+  TransitionGuard,
+  WritePlan,
+  writePlanOf,
+} from '@app/database';
 import {
   ActionStatus,
   AttemptOutcome,
@@ -109,17 +119,7 @@ export class InMemoryLifecycleStore implements LifecycleStorePort, ClaimLeasesPo
     const at = this.clock.now();
     if (actions.some((action) => this.rows.has(action.id))) throw new Error('duplicate key value violates unique constraint "actions_pkey"');
     return actions.map((sent) => {
-      const row = Object.assign(new ActionEntity(), sent.state, {
-        id: sent.id,
-        tenantId: sent.tenantId,
-        action: sent.action,
-        apiKeyId: sent.apiKeyId,
-        claimToken: null,
-        claimedUntil: null,
-        finishedAt: null,
-        createdAt: at,
-        updatedAt: at,
-      });
+      const row = createdRow(new ActionEntity(), sent, at, at);
       this.rows.set(sent.id, row);
       this.history.set(sent.id, [{ ...sent.history, event: 'created', outcome: null }]);
       this.events.set(sent.id, []);

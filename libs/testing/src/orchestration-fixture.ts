@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig, loadConfig } from '@app/config';
 import { ActionEntity } from '@app/database';
-import { ActionState, ActionStatus, DEFAULT_TENANT, MisfirePolicy } from '@app/domain';
+import { ActionState, DEFAULT_TENANT, MisfirePolicy, newActionState } from '@app/domain';
 import { InMemoryActionQueues } from './in-memory-action-queues';
 import { InMemoryLifecycleStore } from './in-memory-lifecycle-store';
 import { ManualClock } from './manual-clock';
@@ -23,38 +23,29 @@ export class InMemoryPorts {
   /** Stores a one-off action of `type`, PENDING and due now unless `overrides` say otherwise. */
   async stored(type: string, overrides: Partial<ActionState> = {}): Promise<ActionEntity> {
     const now = this.clock.now();
-    const state: ActionState = {
-      status: ActionStatus.Pending,
-      occurrence: 1,
-      retryCount: 0,
-      lastError: null,
-      executionTime: now,
-      nextAttemptAt: now,
-      runnableSince: now,
-      scheduleAnchor: now,
-      repeat: false,
-      frequency: null,
-      cron: null,
-      timezone: null,
-      executionRemainder: null,
-      endAt: null,
-      misfirePolicy: MisfirePolicy.RunOnce,
-      retryPolicy: null,
-      data: { message: 'hello' },
-      metadata: {},
-      callbackUrl: null,
-      dataKeyId: 'k1',
-      callbackKeyId: 'k1',
-      cancelRequestedAt: null,
-      pausedFrom: null,
-      skipPending: 0,
-      dstPolicy: null,
-      calendar: null,
-      jitterMs: null,
-      jitterSeed: 0,
-      revision: 1,
-      ...overrides,
-    };
+    const { state: created } = newActionState(
+      {
+        executionTime: now,
+        data: { message: 'hello' },
+        metadata: {},
+        repeat: false,
+        frequency: null,
+        cron: null,
+        timezone: null,
+        executionRemainder: null,
+        endAt: null,
+        misfirePolicy: MisfirePolicy.RunOnce,
+        retryPolicy: null,
+        callbackUrl: null,
+        jitterMs: null,
+        dstPolicy: null,
+        calendar: null,
+      },
+      'k1',
+      now,
+      0,
+    );
+    const state: ActionState = { ...created, ...overrides };
     const history = { from: null, to: state.status, occurrence: state.occurrence, attempt: 0, note: null };
     return this.store.create({ id: randomUUID(), action: type, tenantId: DEFAULT_TENANT, apiKeyId: 'k1', state, history });
   }

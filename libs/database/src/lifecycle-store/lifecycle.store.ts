@@ -15,6 +15,7 @@ import { INSERT_ACTIONS_SQL, NEW_ACTION_COLUMNS } from './insert-actions.stateme
 import { ClaimResult, LifecycleStorePort, TransitionGuard } from '../ports/lifecycle-store.port';
 import { OUTCOME_COLUMNS, RECORD_OUTCOMES_SQL, RecordedRow } from './record-outcomes.statement';
 import { writePlanOf } from './write-plan';
+import { createdRow } from './created-row';
 
 /** What the insert returns of each action: the columns Postgres fills. */
 interface InsertedRow {
@@ -58,18 +59,7 @@ export class LifecycleStore implements LifecycleStorePort {
     const byId = new Map(rows.map((row) => [row.id, row]));
     return actions.map((sent) => {
       const row = byId.get(sent.id)!;
-      // What was sent, unclaimed and unfinished, with Postgres's times: the rows are not read back.
-      return Object.assign(blankEntity<ActionEntity>(metadata), sent.state, {
-        id: sent.id,
-        tenantId: sent.tenantId,
-        action: sent.action,
-        apiKeyId: sent.apiKeyId,
-        claimToken: null,
-        claimedUntil: null,
-        finishedAt: null,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      });
+      return createdRow(blankEntity<ActionEntity>(metadata), sent, row.created_at, row.updated_at);
     });
   }
 
