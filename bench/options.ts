@@ -20,8 +20,8 @@ export type Workload = (typeof WORKLOADS)[number];
 
 /** The workloads `--against` measures unless `--only` picks: every commit's bench/ since 8ab4c93 has them. */
 const COMPARED_BY_DEFAULT = ['ingest', 'firing', 'throughput'] as const satisfies readonly Workload[];
-/** The workloads `--against` can measure: those, and `fairness`, which bench/ has since abfff5e. */
-export const COMPARABLE = [...COMPARED_BY_DEFAULT, 'fairness'] as const satisfies readonly Workload[];
+/** The workloads `--against` can measure: those, `fairness`, which bench/ has since abfff5e, and `webhooks`, as it is since c4f2a0e. */
+export const COMPARABLE = [...COMPARED_BY_DEFAULT, 'fairness', 'webhooks'] as const satisfies readonly Workload[];
 export type ComparableWorkload = (typeof COMPARABLE)[number];
 
 export const isComparable = (workload: Workload): workload is ComparableWorkload => (COMPARABLE as readonly Workload[]).includes(workload);

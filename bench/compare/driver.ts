@@ -5,8 +5,8 @@
  *
  * It imports nothing of this tree but types, and calls only what every tree's bench/ has had since
  * 8ab4c93, as 8ab4c93 declares it; later trees added optional parameters only (settings for
- * `startApi`, options for `punctual`). `fairness` is there since abfff5e, and asked of a tree only
- * when measured.
+ * `startApi`, options for `punctual`). `fairness` is there since abfff5e and `webhooks` as it is
+ * since c4f2a0e; each is asked of a tree only when measured.
  */
 import { join } from 'node:path';
 import type { DriverTask } from './tasks';
@@ -30,6 +30,7 @@ interface TreeBench {
   firingPrecision(system: System, workers: number, count: number, spreadMs: number): Promise<object>;
   ingest(client: Client, singles: number, batches: number): Promise<object>;
   fairness?(client: Client, port: number, stores: Stores, sizes: object): Promise<FairnessFigures>;
+  webhookThroughput?(client: Client, stores: Stores, workers: number, count: number): Promise<object>;
 }
 
 /** The part of a fairness run's figures compared. */
@@ -46,6 +47,7 @@ async function loadTreeBench(root: string, task: DriverTask): Promise<TreeBench>
     'workloads/scheduling',
     'workloads/ingest',
     ...(task.workload === 'fairness' ? ['workloads/fairness'] : []),
+    ...(task.workload === 'webhooks' ? ['workloads/webhooks'] : []),
   ];
   const modules = await Promise.all(paths.map((path) => import(join(root, 'bench', path)) as Promise<object>));
   return Object.assign({}, ...modules) as TreeBench;
@@ -69,6 +71,9 @@ async function measure(bench: TreeBench, task: DriverTask, client: Client, store
         burstAloneDrainMs: f.burstAloneDrainMs,
       };
     }
+    case 'webhooks':
+      if (!bench.webhookThroughput) throw new Error(`${process.cwd()} has no webhooks workload (bench/ has it since 9d1e250)`);
+      return bench.webhookThroughput(client, stores, task.workers, task.jobs);
   }
 }
 

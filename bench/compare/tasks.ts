@@ -6,9 +6,10 @@ export type DriverTask =
   | { workload: 'throughput'; jobs: number; workers: number }
   | { workload: 'ingest'; singles: number; batches: number }
   | { workload: 'firing'; count: number; perSec: number; workers: number }
-  | { workload: 'fairness'; burst: number; other: number; workers: number; rounds: number };
+  | { workload: 'fairness'; burst: number; other: number; workers: number; rounds: number }
+  | { workload: 'webhooks'; jobs: number; workers: number };
 
-/** The sizes bench/run.ts uses for the same figures: its one-worker throughput, its ingest, its firing at 500 due/s, its fairness. */
+/** The sizes bench/run.ts uses for the same figures: its one-worker throughput (with and without webhooks), its ingest, its firing at 500 due/s, its fairness. */
 export function taskFor(workload: ComparableWorkload, sizes: BenchSizes): DriverTask {
   switch (workload) {
     case 'throughput':
@@ -19,6 +20,8 @@ export function taskFor(workload: ComparableWorkload, sizes: BenchSizes): Driver
       return { workload, ...sizes.firing.find((f) => f.perSec === 500)!, workers: sizes.firingWorkers };
     case 'fairness':
       return { workload, ...sizes.fairness };
+    case 'webhooks':
+      return { workload, jobs: sizes.burst, workers: 1 };
   }
 }
 
@@ -50,6 +53,12 @@ export function figuresOf(task: DriverTask): Figure[] {
       return [
         { label: `fairness: tenant B's firing lag beside A's ${task.burst.toLocaleString('en')}, ${task.workers} workers: p99 (ms)`, field: 'otherP99Ms' },
         { label: "fairness: A's drain beside B ÷ alone", field: 'drainRatio' },
+      ];
+    case 'webhooks':
+      return [
+        { label: `throughput with a subscription on every event, ${task.workers} worker (jobs/s)`, field: 'jobsPerSec' },
+        { label: 'webhook events lost', field: 'eventsLost' },
+        { label: 'last webhook event after the last action (s)', field: 'allDeliveredAfterSec' },
       ];
   }
 }
