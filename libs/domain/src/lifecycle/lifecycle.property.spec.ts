@@ -1,15 +1,9 @@
 import fc from 'fast-check';
 import { ActionStatus, Frequency, MisfirePolicy, TERMINAL_STATUSES } from '../action-vocabulary';
-import { ActionState, Transition } from './action-state';
-import { CatchUpPolicy } from './catch-up';
-import { transition } from './lifecycle';
-import { ActionChanges, LifecycleEvent } from './lifecycle-event';
-import { InvalidChangeError, TransitionRefusedError } from './lifecycle.errors';
-import { unlockedGuard } from './lock-window';
-import { ActionRequest, newActionState } from './new-action-state';
 import { occurrencesFrom } from '../schedule/schedule';
-import { scheduleOf } from './schedule-rules';
-import { ActionRetryPolicy, RetryOverrides, RetryPolicy, effectiveRetryPolicy } from './retry-policy';
+import { ActionChanges, ActionRequest, ActionRetryPolicy, ActionState, CatchUpPolicy, InvalidChangeError, LifecycleEvent } from '.';
+import { RetryOverrides, RetryPolicy, Transition, TransitionRefusedError, effectiveRetryPolicy, newActionState } from '.';
+import { scheduleOf, transition, unlockedGuard } from '.';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,6 +1,5 @@
 import { ActionStatus, Frequency, MisfirePolicy } from '../action-vocabulary';
-import { ActionState } from './action-state';
-import { ActionChanges, LifecycleEvent, transition } from '.';
+import { ActionChanges, ActionState, LifecycleEvent, transition } from '.';
 import { InvalidChangeError, TransitionRefusedError } from './lifecycle.errors';
 import { newActionState } from './new-action-state';
 import { upcomingOccurrences } from './upcoming-occurrences';
