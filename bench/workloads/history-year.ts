@@ -70,12 +70,13 @@ export async function yearOfHistory(client: BenchClient, stores: Stores, sizes: 
     ids.push(created.body.id);
   }
   await stores.db.query(
-    `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at)
-     SELECT a.id, run, e.from_status, e.to_status, 1, e.note, due + e.after, CASE WHEN e.to_status = 'IN_PROGRESS' THEN due END
+    `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, due_at, event, outcome)
+     SELECT a.id, run, e.from_status, e.to_status, 1, e.note, due + e.after, CASE WHEN e.to_status = 'IN_PROGRESS' THEN due END, e.event, e.outcome
      FROM unnest($1::uuid[]) a(id), generate_series(1, $2::int) run,
        LATERAL (SELECT now() - interval '365 days' + run * interval '10 minutes' AS due) d,
-       (VALUES ('PENDING', 'IN_PROGRESS', NULL, interval '20 milliseconds'), ('IN_PROGRESS', 'PENDING', 'HTTP 200', interval '150 milliseconds'))
-         e(from_status, to_status, note, after)
+       (VALUES ('PENDING', 'IN_PROGRESS', NULL, interval '20 milliseconds', 'claimed', NULL),
+               ('IN_PROGRESS', 'PENDING', 'HTTP 200', interval '150 milliseconds', 'succeeded', 'succeeded'))
+         e(from_status, to_status, note, after, event, outcome)
      ORDER BY a.id, run, e.after`,
     [ids, TEN_MINUTES_PER_YEAR],
   );

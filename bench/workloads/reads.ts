@@ -70,8 +70,8 @@ export async function boundedReads(client: BenchClient, stores: Stores, sizes: R
   await fillActions(stores, sizes.actions);
   const created = await client.post<{ id: string }>('/actions', { action: BENCH_NOOP.type, executionTime: Date.now() + 30 * 86_400_000, data: {} });
   await stores.db.query(
-    `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at)
-     SELECT $1, 1, 'PENDING', 'PENDING', 0, 'entry ' || i, now() FROM generate_series(1, $2::int) i`,
+    `INSERT INTO action_history (action_id, occurrence, from_status, to_status, attempt, note, at, event)
+     SELECT $1, 1, 'PENDING', 'PENDING', 0, 'entry ' || i, now(), 'patched' FROM generate_series(1, $2::int) i`,
     [created.body.id, sizes.historyEntries - 1],
   );
   await stores.db.query(`ANALYZE actions, action_history, action_counts`);
