@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AdvisoryLock } from '@app/runtime';
+import { CONNECT_TIMEOUT_MS } from './data-source-options';
 
 /**
  * A lock for the length of one transaction: `whileHeld` runs its work in a transaction that holds
@@ -60,7 +61,7 @@ export class SessionLock implements AdvisoryLock<Client> {
   private connect(): Promise<Client> {
     if (this.released) return Promise.reject(new Error('The advisory-lock session is closed: the process is shutting down'));
     this.session ??= (async () => {
-      const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 2000 });
+      const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
       // A session lost while idle gives up the lock; the next try reconnects.
       client.on('error', () => void this.disconnect());
       await client.connect();

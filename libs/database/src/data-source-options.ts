@@ -64,6 +64,13 @@ export interface ConnectionLimits {
 /** Migrations run one at a time and may rewrite whole tables: no statement timeout. */
 const MIGRATION_LIMITS: ConnectionLimits = { poolSize: 2, statementTimeoutMs: 0 };
 
+/**
+ * How long opening a connection may take. A refused or reset connection fails at once whatever this is; the limit
+ * is for a host that does not answer. Postgres starting a backend on a saturated machine can take seconds, which
+ * must not fail a request.
+ */
+export const CONNECT_TIMEOUT_MS = 10_000;
+
 /** Connection options shared by the apps, the migration runner and the tests. The schema comes from migrations only. */
 export function dataSourceOptions(url: string, limits: ConnectionLimits = MIGRATION_LIMITS): DataSourceOptions {
   return {
@@ -74,8 +81,7 @@ export function dataSourceOptions(url: string, limits: ConnectionLimits = MIGRAT
     synchronize: false,
     migrationsRun: false,
     extra: {
-      // Fail fast instead of hanging when Postgres is unreachable.
-      connectionTimeoutMillis: 2000,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
       max: limits.poolSize,
       // Set per connection at startup; Postgres cancels the statement (SQLSTATE 57014) and the API answers 503.
       statement_timeout: limits.statementTimeoutMs || undefined,
