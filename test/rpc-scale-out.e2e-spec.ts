@@ -37,6 +37,17 @@ async function storedActionsOf(run: string): Promise<number> {
   }
 }
 
+/** Counts the claims of request `id` that reach Redis (`SET … NX` on its claim key), from any process. */
+async function claimAttemptsOn(redisUrl: string, id: string): Promise<{ count: () => number; stop: () => void }> {
+  const connection = new Redis(redisUrl);
+  const monitor = await connection.monitor();
+  let count = 0;
+  monitor.on('monitor', (_time: string, args: string[]) => {
+    if (args[0]?.toLowerCase() === 'set' && args[1]?.endsWith(`:rpc-request:${id}`)) count += 1;
+  });
+  return { count: () => count, stop: () => (monitor.disconnect(), connection.disconnect()) };
+}
+
 /**
  * A request published by hand whose id is a number, where NestJS's clients send a string: NestJS's
  * server still treats it as a request, so it must be claimed like any other, and answered once.
@@ -46,15 +57,17 @@ async function expectHandMadeRequestAnsweredOnce(transportUrl: string, replies: 
   const body = JSON.stringify({ ...notificationExample(3_600_000), metadata: { run } });
   const data = { headers: signRequest({ ...TEST_KEY, method: 'RPC', pathWithQuery: RPC_PATTERNS.create, body }), body };
   const id = 4_200_000_001;
+  // Every process claims each request it receives: once all of them tried this one, only the winner can answer.
+  const claimsTried = await claimAttemptsOn(transportUrl, String(id));
   const publisher = new Redis(transportUrl);
   try {
     await publisher.publish(RPC_PATTERNS.create, JSON.stringify({ pattern: RPC_PATTERNS.create, data, id }));
+    await waitUntil('every API process to try to claim the hand-made request', () => claimsTried.count() === API_PROCESSES, 30_000);
+    await waitUntil('the hand-made request to be answered', () => replies.has(id), 30_000);
   } finally {
     publisher.disconnect();
+    claimsTried.stop();
   }
-  await waitUntil('the hand-made request to be answered', () => replies.has(id), 30_000);
-  // Every process got the message at once; a second answer would follow the first within milliseconds.
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
   expect(replies.get(id)).toBe(1);
   expect(await storedActionsOf(run)).toBe(1);
 }

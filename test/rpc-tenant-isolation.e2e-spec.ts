@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { NatsConnection, PermissionViolationError, connect } from '@nats-io/transport-node';
 import Redis from 'ioredis';
 import { ActionResource, CreateActionRequest, PunctualClient, RPC_PATTERNS, UntypedActionTypes, signedMessage } from '@punctual/client';
-import { SIGNATURE_HEADERS } from '@punctual/contract';
-import { waitUntil } from '@app/testing';
+import { PunctualMetrics } from '@app/observability';
+import { Scrape, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { notificationExample, storedCounts } from './support/fixtures';
 import { NATS_TENANTS_URL, NATS_USERS, NatsUser, natsUrlAs } from './support/nats';
@@ -49,8 +49,10 @@ function requestPacket(pattern: string, body: unknown, key: { keyId: string; sec
   return { pattern, data: signedMessage(key, pattern, JSON.stringify(body)), id: randomUUID() };
 }
 
-/** How long a reply that should never come is waited for: Punctual answers the other requests here in milliseconds. */
-const SILENCE_MS = 2_000;
+/** Replies the API withheld so far, for any reason, as its metrics count them. */
+async function withheldReplies(api: ApiTestApp): Promise<number> {
+  return Scrape.parse(await api.app.get(PunctualMetrics).exposition()).value('punctual_rpc_replies_withheld_total');
+}
 
 const action = (run: string) => ({ ...notificationExample(3_600_000), metadata: { run } }) as CreateActionRequest;
 
@@ -134,6 +136,7 @@ describe('RPC on NATS with a user per tenant: no tenant reads, answers or suppre
       victim.nc.subscribe(`${NATS_USERS.teamA.inboxPrefix}.>`, { callback: (_error, msg) => void heard.push(`${msg.subject}: ${msg.string()}`) });
       await victim.nc.flush();
       const before = await storedCounts(api.db);
+      const withheldBefore = await withheldReplies(api);
       const forged = [
         requestPacket(RPC_PATTERNS.stats, {}, KEY_B),
         requestPacket(RPC_PATTERNS.create, action(randomUUID()), KEY_B),
@@ -150,12 +153,12 @@ describe('RPC on NATS with a user per tenant: no tenant reads, answers or suppre
       expect(reply.subject.startsWith(`${NATS_USERS.teamB.inboxPrefix}.`)).toBe(true);
       expect(reply.json()).toEqual({ id: own.id, response: await b.stats(), isDisposed: true });
 
-      // Both signed ones were verified (their nonces taken) before the silence is listened to.
-      const nonces = forged.slice(0, 2).map((packet) => packet.data.headers[SIGNATURE_HEADERS.nonce]);
-      const verified = async () =>
-        (await api.db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM accepted_nonces WHERE nonce = ANY($1)', [nonces]))[0].n;
-      await waitUntil('Punctual to verify the signed forged requests', async () => (await verified()) === 2, 15_000);
-      await new Promise((resolve) => setTimeout(resolve, SILENCE_MS));
+      // Punctual says when it withholds a reply: once it has for each forged request, none of them can still be answered.
+      await waitUntil(
+        'Punctual to withhold the replies to the forged requests',
+        async () => (await withheldReplies(api)) === withheldBefore + forged.length,
+        15_000,
+      );
       await victim.nc.flush();
 
       expect(heard).toEqual([]);

@@ -15,6 +15,10 @@ export type MetricsProcess = 'api' | 'worker';
 export const WEBHOOK_OUTCOMES = ['succeeded', 'failed'] as const;
 export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 
+/** Why an API left a message request unanswered: its reply subject lay outside its tenant's inbox, or its signature did not verify. */
+export const WITHHELD_REPLY_REASONS = ['outside_tenant_inbox', 'unverified'] as const;
+export type WithheldReplyReason = (typeof WITHHELD_REPLY_REASONS)[number];
+
 /** 1 ms to 10 min: a healthy system lives in the first buckets, a stalled one in the last. */
 export const FIRING_LAG_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 const HTTP_DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -39,12 +43,14 @@ export class PunctualMetrics {
   private readonly webhookDeliveries: Counter<'outcome'>;
   private readonly skippedOccurrences: Counter<'action' | 'reason'>;
   private readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  private readonly withheldReplies: Counter<'reason'>;
 
   constructor(config: PunctualConfig, @Inject(METRICS_ACTION_TYPES) actionTypes: readonly string[], @Inject(METRICS_PROCESS) process: MetricsProcess) {
     this.enabled = config.metrics.enabled;
     const registers = [this.registry];
     // Kept unregistered in an API: nothing there records them, and they are not exported.
     const workerRegisters = process === 'worker' ? registers : [];
+    const apiRegisters = process === 'api' ? registers : [];
     this.created = new Counter({
       name: 'punctual_actions_created_total',
       help: 'Actions stored, by type and tenant',
@@ -93,6 +99,12 @@ export class PunctualMetrics {
       buckets: HTTP_DURATION_BUCKETS,
       registers,
     });
+    this.withheldReplies = new Counter({
+      name: 'punctual_rpc_replies_withheld_total',
+      help: 'Message requests left unanswered on NATS, by reason (outside_tenant_inbox: a reply subject outside the signer tenant’s inbox; unverified: no valid signature)',
+      labelNames: ['reason'],
+      registers: apiRegisters,
+    });
     // Series that exist from the start at 0, so that rate() and increase() see their first events.
     // The tenants of API_KEYS are known from the start; one made at run time gets its series with its first event.
     const tenants = [...new Set([...config.auth.apiKeys.values()].map((key) => key.tenant))].sort();
@@ -105,6 +117,7 @@ export class PunctualMetrics {
       for (const reason of SKIP_REASONS) this.skippedOccurrences.labels(action, reason).inc(0);
     }
     for (const outcome of WEBHOOK_OUTCOMES) this.webhookDeliveries.labels(outcome).inc(0);
+    for (const reason of WITHHELD_REPLY_REASONS) this.withheldReplies.labels(reason).inc(0);
   }
 
   actionsCreated(actions: readonly { action: string; tenantId: string }[]): void {
@@ -136,6 +149,10 @@ export class PunctualMetrics {
 
   webhookAttemptEnded(outcome: WebhookOutcome): void {
     if (this.enabled) this.webhookDeliveries.labels(outcome).inc();
+  }
+
+  replyWithheld(reason: WithheldReplyReason): void {
+    if (this.enabled) this.withheldReplies.labels(reason).inc();
   }
 
   overdueActions(count: number): void {

@@ -4,6 +4,7 @@ import { microserviceOptions } from '@punctual/client';
 import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
+import { PunctualMetrics } from '@app/observability';
 import { KeyRegistry } from '@app/signature';
 import { OnceOnlyRedisServer } from './once-only-redis-server';
 import { judgeRpcTransport, tenantsWithKeys } from './rpc-trust';
@@ -26,7 +27,9 @@ export async function connectRpc(app: INestApplication): Promise<void> {
     return;
   }
   if (serving.warning) Logger.warn(serving.warning, 'Bootstrap');
-  app.connectMicroservice<MicroserviceOptions>(rpcServer(config, transport, app.get(KeyRegistry, { strict: false })));
+  app.connectMicroservice<MicroserviceOptions>(
+    rpcServer(config, transport, app.get(KeyRegistry, { strict: false }), app.get(PunctualMetrics, { strict: false })),
+  );
   await app.startAllMicroservices();
   Logger.log(`Serving message patterns over ${transport.kind} at ${hostOf(transport.url)}${replyRule(config, transport)}`, 'Bootstrap');
 }
@@ -36,14 +39,14 @@ export async function connectRpc(app: INestApplication): Promise<void> {
  * group, which delivers each message to one member; on Redis, whose pub/sub delivers it to every
  * subscriber, the processes claim it (OnceOnlyRedisServer).
  */
-function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry): MicroserviceOptions {
+function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry, metrics: PunctualMetrics): MicroserviceOptions {
   const options = microserviceOptions(transport);
   if (options.transport === Transport.NATS) {
     const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
     const inboxPrefix = config.rpc.tenantInboxPrefix;
     if (!inboxPrefix) return { ...options, options: nats };
     const pinned = config.rpc.tenantInboxAlways ? () => true : () => keys.sharedByTenants();
-    return { strategy: new TenantInboxNatsServer(nats, inboxPrefix, pinned) };
+    return { strategy: new TenantInboxNatsServer(nats, inboxPrefix, pinned, metrics) };
   }
   // Unset, RPC_TRANSPORT_URL is Punctual's own Redis: on a cluster, the whole cluster.
   const clusterNodes = transport.url === config.redis.url ? config.redis.clusterNodes : null;

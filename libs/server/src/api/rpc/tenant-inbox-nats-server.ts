@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { NatsContext, NatsOptions, ServerNats } from '@nestjs/microservices';
 import type { Msg } from '@nats-io/transport-node';
 import { isInTenantInbox } from '@app/config';
+import { PunctualMetrics } from '@app/observability';
 import { ThrottledWarnings } from './throttled-warnings';
 
 /**
@@ -58,6 +59,7 @@ export class TenantInboxNatsServer extends ServerNats {
     private readonly tenantInboxPrefix: string,
     /** Whether replies are held to the tenant's inbox now (always, or while tenants share Punctual). */
     private readonly pinned: () => boolean,
+    private readonly metrics: PunctualMetrics,
   ) {
     super(options);
   }
@@ -74,6 +76,7 @@ export class TenantInboxNatsServer extends ServerNats {
   private dropped(pattern: string, gate: ReplyGate, response: unknown): void {
     const tenant = gate.refusedTenant;
     if (tenant !== null) {
+      this.metrics.replyWithheld('outside_tenant_inbox');
       this.warnings.warn(
         tenant,
         `Left a request of tenant ${tenant} on ${pattern} unhandled and unanswered: its reply subject ${JSON.stringify(gate.replySubject)} ` +
@@ -83,6 +86,7 @@ export class TenantInboxNatsServer extends ServerNats {
     }
     const refusal = (response as { err?: { message?: unknown } } | null)?.err?.message;
     if (refusal === undefined) return;
+    this.metrics.replyWithheld('unverified');
     this.warnings.warn(
       '',
       `Left a request on ${pattern} unanswered: ${JSON.stringify(refusal)}; over NATS, a request whose signature is not verified gets no reply`,
