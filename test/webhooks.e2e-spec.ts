@@ -12,7 +12,7 @@ import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { deliveriesWhen, subscribe, verifiedEvent } from './support/webhooks';
 import { startWorker, workerHttpUrl } from './support/worker-test-app';
 import { runsSinceNow } from './support/loop-runs';
-import { WebhookPumpLoop } from '@app/server';
+import { WebhookSweepLoop } from '@app/server';
 
 const EVERY_ACTION_EVENT = ['action.succeeded', 'action.attempt_failed', 'action.failed', 'action.no_action'];
 
@@ -353,12 +353,12 @@ describe('Lifecycle webhooks', () => {
       await deliveriesWhen(api.client, id, (items) => items[0]?.attempts >= 1);
       expect((await api.client.delete(`/webhooks/${id}`)).status).toBe(204);
       const calls = receiver.calls.length;
-      // No job of this subscription left, and two pumps since: a delivery still pending would have been queued and sent by now.
+      // No job of this subscription left, and two sweeps since, which would queue a delivery left pending without its job.
       const queue = api.app.get<Queue>(getQueueToken(WEBHOOK_QUEUE));
       await waitUntil('no delivery job of the subscription to be left', async () =>
         (await queue.getJobs(['waiting', 'delayed', 'active', 'prioritized'])).every((job) => job.data.target !== id),
       );
-      await runsSinceNow(worker.get(WebhookPumpLoop), 2);
+      await runsSinceNow(worker.get(WebhookSweepLoop), 2);
       expect(receiver.calls.length).toBe(calls);
       expect((await webhookRows(api)).deliveries).toBe(0);
     });

@@ -14,4 +14,4 @@ export { QueueConsumers } from './worker/execution/queue-consumers';
 export { WorkerPresence } from './worker/execution/worker-presence';
 export { RetentionLoop } from './worker/housekeeping/retention.loop';
 export { PromotionLoop } from './worker/housekeeping/promotion.loop';
-export { WebhookPumpLoop } from './worker/webhooks/webhook-pump.loop';
+export { WebhookSweepLoop } from './worker/webhooks/webhook-sweep.loop';

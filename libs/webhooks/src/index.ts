@@ -3,3 +3,4 @@ export * from './webhook-body';
 export * from './webhook-job';
 export * from './webhook-target';
 export * from './webhook-queue.module';
+export * from './delivery-queue';

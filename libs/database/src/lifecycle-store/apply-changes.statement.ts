@@ -3,7 +3,7 @@ import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
 import { actionColumn, columnList, selectedColumns } from './action-columns';
 import { STATE_FIELDS, entryColumns, noticeColumns, skipNoticesColumn, skippedColumn } from './state-columns';
-import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
+import { COMMITTED_EVENT_IDS_SQL, RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
 /** A change by a client or the promoter, with the guard it was decided under and the fields it changed. */
 export interface Change {
@@ -73,4 +73,4 @@ export const APPLY_CHANGES_SQL = `WITH change AS (
   ), notices AS (
     ${outboxInsertSql('changed')}
   )
-  SELECT ord, to_json(snapshot) AS row_json FROM changed`;
+  SELECT ord, to_json(snapshot) AS row_json, ${COMMITTED_EVENT_IDS_SQL} FROM changed`;

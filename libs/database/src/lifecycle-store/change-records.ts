@@ -12,6 +12,8 @@ export const RECORD_COLUMNS = ['notice_type', 'notice_occurrence', 'notice_attem
  * occurrences it skipped), then its notice, if any. The event keeps the action as `to_json` of the
  * row, which holds `data` and `metadata` as their stored text, keys in the order sent. Triggers
  * drop events nobody listens to; when there is no subscription at all they are not even written.
+ * It returns the ids of the events kept, whose deliveries are queued once the statement committed
+ * (`committedEventIdsSql`).
  */
 export function outboxInsertSql(changed: string): string {
   const snapshot = 'to_json(c.snapshot)';
@@ -26,8 +28,12 @@ export function outboxInsertSql(changed: string): string {
     UNION ALL
     SELECT c.tenant_id, c.notice_type, c.id, c.action, c.notice_occurrence, c.notice_attempt, c.notice_note, NULL, NULL, NULL, ${snapshot}, c.callback_url,
         c.callback_key_id
-      FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}`;
+      FROM ${changed} c WHERE c.notice_type IS NOT NULL AND ${wanted}
+    RETURNING id`;
 }
+
+/** A statement's answer column holding the ids of the events its outbox insert (the CTE `notices`) kept, or null: the same on every row. */
+export const COMMITTED_EVENT_IDS_SQL = '(SELECT array_agg(id) FROM notices) AS event_ids';
 
 /**
  * The statement part that writes a change's skipped occurrences' history entries, then its own

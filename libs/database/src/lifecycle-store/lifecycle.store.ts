@@ -39,7 +39,15 @@ export class LifecycleStore implements LifecycleStorePort {
   private readonly outcomes = postgresGroupCommit<Transition<ActionEntity>, ActionEntity | null>((outcomes) => this.recordMany(outcomes));
   private readonly changes = postgresGroupCommit<Change, ActionEntity | null>((changes) => this.applyMany(changes));
 
+  /** Told the ids of the webhook events each write committed, so that their deliveries are queued at once. */
+  private eventsCommitted: (eventIds: string[]) => void = () => undefined;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Hands the ids of the webhook events every later write commits to `listener`, right after the commit. */
+  relayCommittedEvents(listener: (eventIds: string[]) => void): void {
+    this.eventsCommitted = listener;
+  }
 
   /** Stores one action and its creation history; concurrent single creates share one statement. */
   create(action: NewAction): Promise<ActionEntity> {
@@ -124,6 +132,7 @@ export class LifecycleStore implements LifecycleStorePort {
 
   private async recordMany(outcomes: Transition<ActionEntity>[]): Promise<(ActionEntity | null)[]> {
     const rows = await preparedQuery<RecordedRow>(this.dataSource, 'punctual_record_outcomes', RECORD_OUTCOMES_SQL, OUTCOME_COLUMNS.values(outcomes));
+    this.relayEvents(rows);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byId = new Map(rows.map((row) => [row.id, row]));
     return outcomes.map(({ before, after }) => {
@@ -142,17 +151,23 @@ export class LifecycleStore implements LifecycleStorePort {
 
   private async applyMany(changes: Change[]): Promise<(ActionEntity | null)[]> {
     changes.forEach((change, ord) => (change.ord = ord));
-    const rows = await preparedQuery<{ ord: number; row_json: Record<string, unknown> }>(
+    const rows = await preparedQuery<{ ord: number; row_json: Record<string, unknown>; event_ids: string[] | null }>(
       this.dataSource,
       'punctual_apply_changes',
       APPLY_CHANGES_SQL,
       CHANGE_COLUMNS.values(changes),
     );
+    this.relayEvents(rows);
     const metadata = this.dataSource.getMetadata(ActionEntity);
     const byOrd = new Map(rows.map((row) => [row.ord, row]));
     return changes.map((_, ord) => {
       const row = byOrd.get(ord);
       return row ? hydrateJson<ActionEntity>(metadata, row.row_json) : null;
     });
+  }
+
+  private relayEvents(rows: readonly { event_ids: string[] | null }[]): void {
+    const eventIds = rows[0]?.event_ids;
+    if (eventIds) this.eventsCommitted(eventIds);
   }
 }

@@ -3,7 +3,7 @@ import { ActionEntity } from '../entities/action.entity';
 import { UnnestColumns } from '../repositories/unnest-columns';
 import { actionColumn, actionParameter } from './action-columns';
 import { entryColumns, noticeColumns, skipNoticesColumn, skippedColumn, stateColumns } from './state-columns';
-import { RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
+import { COMMITTED_EVENT_IDS_SQL, RECORD_COLUMNS, historyInsertSql, outboxInsertSql } from './change-records';
 
 /**
  * The lifecycle fields an attempt's outcome can change (succeeded, failed, interrupted, or the
@@ -67,7 +67,7 @@ export const RECORD_OUTCOMES_SQL = `WITH outcome AS (
   ), notices AS (
     ${outboxInsertSql('changed')}
   )
-  SELECT id, finished_at, claim_token, claimed_until, updated_at FROM changed`;
+  SELECT id, finished_at, claim_token, claimed_until, updated_at, ${COMMITTED_EVENT_IDS_SQL} FROM changed`;
 
 /** What the outcome statement answers for each row it wrote: the columns Postgres fills. */
 export interface RecordedRow {
@@ -76,4 +76,5 @@ export interface RecordedRow {
   claim_token: string | null;
   claimed_until: Date | null;
   updated_at: Date;
+  event_ids: string[] | null;
 }

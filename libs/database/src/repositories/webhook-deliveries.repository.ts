@@ -57,6 +57,9 @@ interface ResultRequest {
   result: AttemptResult;
 }
 
+/** A marked delivery's columns (of the table named `d`), as a `QueueableDelivery`. */
+const QUEUEABLE = `d.id, d.attempts, d.next_attempt_at AS "nextAttemptAt", coalesce(d.subscription_id::text, md5(d.url)) AS target`;
+
 const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
   ['id', 'uuid', (r) => r.id],
   ['attempts', 'integer', (r) => r.attempts],
@@ -70,6 +73,12 @@ const RESULT_COLUMNS = new UnnestColumns<ResultRequest>([
   ['error', 'text', (r) => (r.result.kind === 'failed' ? r.result.error : null)],
   ['retry_in_ms', 'integer', (r) => (r.result.kind === 'failed' ? r.result.retryInMs : null)],
 ]);
+
+/** Whether an attempt's result was recorded and, when the delivery is to be tried again, its next attempt to queue. */
+export interface RecordedAttempt {
+  recorded: boolean;
+  retry: QueueableDelivery | null;
+}
 
 export type AttemptResult =
   /** `statusCode` null for an email. */
@@ -87,24 +96,36 @@ export type AttemptResult =
 export class WebhookDeliveriesRepository {
   // Concurrent attempts share their claim and their result statements, as action outcomes do.
   private readonly claims = postgresGroupCommit<ClaimRequest, ClaimedDelivery | null>((requests) => this.claimMany(requests));
-  private readonly results = postgresGroupCommit<ResultRequest, boolean>((results) => this.recordMany(results));
+  private readonly results = postgresGroupCommit<ResultRequest, RecordedAttempt>((results) => this.recordMany(results));
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Marks up to `limit` deliveries as queued and returns them: new ones and retries, and ones
-   * overdue by `graceMs` although queued (their job was lost with Redis). Rows another process
-   * is marking are skipped.
+   * Marks as queued the deliveries, waiting for their job, of these events (`event_id`: the events a
+   * write just committed) or these deliveries (`id`: a test event's, a redelivered one), and returns them.
    */
-  async markQueueable(graceMs: number, limit: number): Promise<QueueableDelivery[]> {
+  async markQueued(by: 'event_id' | 'id', ids: readonly string[]): Promise<QueueableDelivery[]> {
+    const [rows]: [QueueableDelivery[], number] = await this.dataSource.query(
+      `UPDATE webhook_deliveries d SET queued_at = now() WHERE ${by} = ANY($1) AND status = 'PENDING' AND queued_at IS NULL
+       RETURNING ${QUEUEABLE}`,
+      [ids],
+    );
+    return rows;
+  }
+
+  /**
+   * Marks as queued up to `limit` deliveries overdue by `graceMs` and returns them: a delivery whose
+   * job was never added (its process died after the commit, or Redis refused) or was lost with
+   * Redis since. Rows another process is marking are skipped.
+   */
+  async markOverdueQueued(graceMs: number, limit: number): Promise<QueueableDelivery[]> {
     // For UPDATE … RETURNING, TypeORM's Postgres driver answers [returned rows, affected row count].
     const [rows]: [QueueableDelivery[], number] = await this.dataSource.query(
-      `UPDATE webhook_deliveries SET queued_at = now() WHERE id = ANY(
-         ARRAY(SELECT id FROM webhook_deliveries WHERE status = 'PENDING' AND queued_at IS NULL ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-         || ARRAY(SELECT id FROM webhook_deliveries WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond'
-              AND queued_at < now() - $1 * interval '1 millisecond' AND (claimed_until IS NULL OR claimed_until < now())
-            ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED))
-       RETURNING id, attempts, next_attempt_at AS "nextAttemptAt", coalesce(subscription_id::text, md5(url)) AS target`,
+      `UPDATE webhook_deliveries d SET queued_at = now() WHERE id = ANY(ARRAY(
+         SELECT id FROM webhook_deliveries WHERE status = 'PENDING' AND next_attempt_at < now() - $1 * interval '1 millisecond'
+           AND (queued_at IS NULL OR queued_at < now() - $1 * interval '1 millisecond') AND (claimed_until IS NULL OR claimed_until < now())
+         ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED))
+       RETURNING ${QUEUEABLE}`,
       [graceMs, limit],
     );
     return rows;
@@ -124,8 +145,11 @@ export class WebhookDeliveriesRepository {
     return claimed ?? this.dueLater(id, attempts);
   }
 
-  /** Records attempt `attempts + 1`; false when that attempt was already recorded (a duplicate job). */
-  record(id: string, attempts: number, result: AttemptResult): Promise<boolean> {
+  /**
+   * Records attempt `attempts + 1`, marking a retry queued: the caller queues it once this answered. Not
+   * recorded when that attempt was already (a duplicate job).
+   */
+  record(id: string, attempts: number, result: AttemptResult): Promise<RecordedAttempt> {
     return this.results.submit({ id, attempts, result });
   }
 
@@ -156,8 +180,8 @@ export class WebhookDeliveriesRepository {
     });
   }
 
-  private async recordMany(results: ResultRequest[]): Promise<boolean[]> {
-    const [rows]: [{ id: string }[], number] = await this.dataSource.query(
+  private async recordMany(results: ResultRequest[]): Promise<RecordedAttempt[]> {
+    const [rows]: [(QueueableDelivery & { status: string })[], number] = await this.dataSource.query(
       `WITH result AS (
          SELECT * FROM ${RESULT_COLUMNS.rows('r')}
        ), locked AS (
@@ -168,13 +192,20 @@ export class WebhookDeliveriesRepository {
          status = CASE WHEN r.delivered THEN 'DELIVERED' WHEN r.retry_in_ms IS NULL THEN 'FAILED' ELSE 'PENDING' END,
          last_error = r.error, delivered_at = CASE WHEN r.delivered THEN now() END,
          next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN d.next_attempt_at ELSE now() + r.retry_in_ms * interval '1 millisecond' END,
-         queued_at = NULL
+         queued_at = CASE WHEN NOT r.delivered AND r.retry_in_ms IS NOT NULL THEN now() END
        FROM (SELECT DISTINCT ON (id) * FROM locked ORDER BY id) r WHERE d.id = r.id
-       RETURNING d.id`,
+       RETURNING d.status, ${QUEUEABLE}`,
       RESULT_COLUMNS.values(results),
     );
-    const recorded = new Set(rows.map((row) => row.id));
-    return results.map((result) => recorded.delete(result.id));
+    const recorded = new Map(rows.map((row) => [row.id, row]));
+    return results.map((result): RecordedAttempt => {
+      const row = recorded.get(result.id);
+      // A job queued twice in one batch is recorded once.
+      recorded.delete(result.id);
+      if (!row) return { recorded: false, retry: null };
+      const { status, ...retry } = row;
+      return { recorded: true, retry: status === 'PENDING' ? retry : null };
+    });
   }
 
   private claimedDelivery(row: Record<string, unknown>): ClaimedDelivery {

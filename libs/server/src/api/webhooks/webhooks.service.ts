@@ -4,7 +4,7 @@ import { KeyRing, PunctualConfig } from '@app/config';
 import { DeliveryRecord, SubscriptionRecord, TenantScope, WebhooksRepository } from '@app/database';
 import { ActionTypeRegistry } from '@app/action-types';
 import { EgressPolicy } from '@app/outbound';
-import { newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
+import { DeliveryQueue, newSubscriptionSecret, webhookTargetOf, webhookUrlProblem } from '@app/webhooks';
 import { InvalidRequestError } from '../errors/action.errors';
 import {
   DeliveryNotFoundError,
@@ -31,6 +31,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     private readonly types: ActionTypeRegistry,
     private readonly egress: EgressPolicy,
     private readonly config: PunctualConfig,
+    private readonly queue: DeliveryQueue,
   ) {
     this.cipher = new KeyRing(config.secretKeys);
   }
@@ -110,7 +111,9 @@ export class WebhooksService implements OnApplicationBootstrap {
   /** Queues a `webhook.test` event for this subscription alone. */
   async test(id: string, scope: TenantScope): Promise<DeliveryRecord> {
     await this.get(id, scope);
-    return this.webhooks.addTestEvent(id);
+    const delivery = await this.webhooks.addTestEvent(id);
+    await this.queue.queueMarked('id', [delivery.id]);
+    return delivery;
   }
 
   /** Sends a FAILED or DELIVERED delivery of this subscription again: the same event, so the same `webhook-id`. */
@@ -118,7 +121,10 @@ export class WebhooksService implements OnApplicationBootstrap {
     await this.get(id, scope);
     const { retentionDays } = this.config.scheduling;
     const redelivered = await this.webhooks.redeliver(id, deliveryId, retentionDays);
-    if (redelivered) return redelivered;
+    if (redelivered) {
+      await this.queue.queueMarked('id', [redelivered.id]);
+      return redelivered;
+    }
     // Not made pending: it was pending then, whatever it is by now (409), or its event is past retention, as good as deleted (404).
     if (await this.webhooks.hasDelivery(id, deliveryId, retentionDays)) throw new DeliveryPendingError(deliveryId);
     throw new DeliveryNotFoundError(id, deliveryId);

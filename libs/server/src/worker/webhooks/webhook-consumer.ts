@@ -4,7 +4,7 @@ import { DelayedError, Job, Worker } from 'bullmq';
 import { PunctualConfig } from '@app/config';
 import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
-import { WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
+import { DeliveryQueue, WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
 import { ClosingWorkers } from '../execution/closing-workers';
 import { webhookClaimMs, workerOptions } from '../execution/worker-options';
 import { TargetSlots } from './target-slots';
@@ -24,6 +24,7 @@ export class WebhookConsumer extends WorkerHost<Worker<WebhookJobData>> implemen
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly queue: DeliveryQueue,
     private readonly sender: WebhookSender,
     private readonly metrics: PunctualMetrics,
     private readonly config: PunctualConfig,
@@ -75,7 +76,10 @@ export class WebhookConsumer extends WorkerHost<Worker<WebhookJobData>> implemen
       const result = await this.sender.send(claimed);
       this.metrics.webhookAttemptEnded(result.kind === 'delivered' ? 'succeeded' : 'failed');
       // Not recorded (claim lapsed and another attempt ran): the receiver got a duplicate, which at-least-once allows.
-      await this.deliveries.record(deliveryId, attempts, result);
+      const { retry } = await this.deliveries.record(deliveryId, attempts, result);
+      // Persisted, then queued: a retry whose add fails is the sweep's.
+      if (retry)
+        await this.queue.add([retry]).catch((error: Error) => this.logger.warn(`Left the retry of ${deliveryId} for the sweep: ${error.message}`));
     } finally {
       slot.release(Date.now());
     }
@@ -93,10 +97,10 @@ export class WebhookConsumer extends WorkerHost<Worker<WebhookJobData>> implemen
  */
 export const webhookConsumerProvider: FactoryProvider<WebhookConsumer> = {
   provide: WebhookConsumer,
-  inject: [WebhookDeliveriesRepository, WebhookSender, PunctualMetrics, PunctualConfig],
-  useFactory: (deliveries: WebhookDeliveriesRepository, sender: WebhookSender, metrics: PunctualMetrics, config: PunctualConfig) => {
+  inject: [WebhookDeliveriesRepository, DeliveryQueue, WebhookSender, PunctualMetrics, PunctualConfig],
+  useFactory: (deliveries: WebhookDeliveriesRepository, queue: DeliveryQueue, sender: WebhookSender, metrics: PunctualMetrics, config: PunctualConfig) => {
     @Processor(WEBHOOK_QUEUE, workerOptions(config, 'webhooks'))
     class ConfiguredWebhookConsumer extends WebhookConsumer {}
-    return new ConfiguredWebhookConsumer(deliveries, sender, metrics, config);
+    return new ConfiguredWebhookConsumer(deliveries, queue, sender, metrics, config);
   },
 };
