@@ -10,6 +10,7 @@ import { ActivityRepository } from './repositories/activity.repository';
 import { ExecutionRepository } from './repositories/execution.repository';
 import { LifecycleStore } from './lifecycle-store/lifecycle.store';
 import { CLAIM_LEASES, LIFECYCLE_STORE } from './ports/lifecycle-store.port';
+import { SCHEDULE_STORE } from './ports/schedule-store.port';
 import { GaugeRepository } from './repositories/gauge.repository';
 import { HistoryRepository } from './repositories/history.repository';
 import { NonceRepository } from './repositories/nonce.repository';
@@ -43,6 +44,7 @@ const REPOSITORIES = [
 const PORTS = [
   { provide: LIFECYCLE_STORE, useExisting: LifecycleStore },
   { provide: CLAIM_LEASES, useExisting: ExecutionRepository },
+  { provide: SCHEDULE_STORE, useExisting: ScheduleRepository },
 ];
 
 /** The Postgres connection and the repositories; imported once by each app's root module. */

@@ -18,6 +18,7 @@ export * from './lifecycle-store/lifecycle.store';
 export * from './lifecycle-store/write-plan';
 export * from './lifecycle-store/created-row';
 export * from './ports/lifecycle-store.port';
+export * from './ports/schedule-store.port';
 export { CLAIM_SQL } from './lifecycle-store/claim.statement';
 export * from './repositories/gauge.repository';
 export * from './repositories/hydrate';

@@ -1,14 +1,23 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
 import { EntityManager } from 'typeorm';
-import { ActionEntity, LIFECYCLE_STORE, LifecycleStorePort, QueueableAction, ScheduleRepository, WorkersRepository } from '@app/database';
+import { ActionEntity, LIFECYCLE_STORE, LifecycleStorePort, QueueableAction, SCHEDULE_STORE, ScheduleStorePort } from '@app/database';
 import { ActionStatus, transition } from '@app/domain';
 import { PunctualMetrics } from '@app/observability';
 import { ACTION_QUEUES, ActionQueuesPort } from './action-queues.port';
 
-const BATCH_SIZE = 1000;
-/** Bounds one tick's transaction; a larger backlog continues on the next tick. */
-const MAX_BATCHES_PER_TICK = 50;
+/** How much one tick reads. */
+export interface PromotionBatches {
+  /** Rows per read: one batch of promotion, the unknown-type ends and each overdue sweep. */
+  size: number;
+  /** Promotion batches per tick, which bounds its transaction; a larger backlog continues on the next tick. */
+  perTick: number;
+}
+
+/** Smaller batches, for specs that walk a backlog across batches and ticks; the apps provide none. */
+export const PROMOTION_BATCHES = Symbol('PROMOTION_BATCHES');
+
+const BATCHES: PromotionBatches = { size: 1000, perTick: 50 };
 
 export interface PromotionReport {
   promoted: number;
@@ -51,23 +60,23 @@ export class ActionPromoter {
   private sweptUntil?: QueueableAction;
 
   constructor(
-    private readonly schedule: ScheduleRepository,
+    @Inject(SCHEDULE_STORE) private readonly schedule: ScheduleStorePort,
     @Inject(LIFECYCLE_STORE) private readonly store: LifecycleStorePort,
     @Inject(ACTION_QUEUES) private readonly queues: ActionQueuesPort,
-    private readonly workers: WorkersRepository,
     private readonly config: PunctualConfig,
     private readonly metrics: PunctualMetrics,
+    @Optional() @Inject(PROMOTION_BATCHES) private readonly batches: PromotionBatches = BATCHES,
   ) {}
 
   /** A tick's Postgres part, on `manager`: a transaction holding the promoter lock. */
   async lead(manager: EntityManager): Promise<PromotionLead> {
     const { overdueGraceMs, unknownTypeGraceMs } = this.config.scheduling;
-    const served = await this.workers.servedTypes(manager);
+    const served = await this.schedule.servedTypes(manager);
     const redisWasReset = await this.queues.markersWereMissing();
     if (redisWasReset) await this.schedule.resetWatermark(manager);
     const promoted = await this.promote(manager);
-    const unknown = await this.schedule.dueOfUnknownType(manager, unknownTypeGraceMs, BATCH_SIZE);
-    const overdue = await this.schedule.overdue(manager, served, overdueGraceMs, BATCH_SIZE, this.sweptUntil);
+    const unknown = await this.schedule.dueOfUnknownType(manager, unknownTypeGraceMs, this.batches.size);
+    const overdue = await this.schedule.overdue(manager, served, overdueGraceMs, this.batches.size, this.sweptUntil);
     return { promoted, unknown, overdue, redisWasReset };
   }
 
@@ -86,7 +95,7 @@ export class ActionPromoter {
     for (const action of ended) if (action) this.metrics.attemptEnded(action, 'no_action');
     const requeued = await this.queues.ensureQueued(found.overdue);
     const pending = found.overdue.filter((a) => a.status === ActionStatus.Pending);
-    this.sweptUntil = pending.length === BATCH_SIZE ? pending[pending.length - 1] : undefined;
+    this.sweptUntil = pending.length === this.batches.size ? pending[pending.length - 1] : undefined;
     const report = { promoted: found.promoted, requeued, noAction, redisWasReset: found.redisWasReset };
     if (report.requeued > 0 || report.redisWasReset || report.noAction > 0) {
       this.logger.warn(
@@ -103,11 +112,11 @@ export class ActionPromoter {
     let promoted = 0;
     let watermark = window.until;
     let after: QueueableAction | undefined;
-    for (let batch = 0; batch < MAX_BATCHES_PER_TICK; batch += 1) {
-      const rows = await this.schedule.pendingBetween(manager, window, BATCH_SIZE, after);
+    for (let batch = 0; batch < this.batches.perTick; batch += 1) {
+      const rows = await this.schedule.pendingBetween(manager, window, this.batches.size, after);
       await this.queues.add(rows);
       promoted += rows.length;
-      if (rows.length < BATCH_SIZE) {
+      if (rows.length < this.batches.size) {
         watermark = window.until;
         break;
       }

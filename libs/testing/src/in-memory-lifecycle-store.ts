@@ -84,6 +84,14 @@ export class InMemoryLifecycleStore implements LifecycleStorePort, ClaimLeasesPo
     return row ? copy(row) : null;
   }
 
+  /**
+   * Copies of the first `limit` stored rows that `where` holds of, in `order`, as a query reads
+   * them: the rows are filtered and ordered before any is copied, so a large table stays cheap.
+   */
+  select(where: (row: ActionEntity) => boolean, order: (a: ActionEntity, b: ActionEntity) => number, limit: number): ActionEntity[] {
+    return [...this.rows.values()].filter(where).sort(order).slice(0, limit).map(copy);
+  }
+
   /** The action's history entries, the creation's first. */
   historyOf(id: string): HistoryDraft[] {
     return (this.history.get(id) ?? []).map(({ from, to, occurrence, attempt, note }) => ({ from, to, occurrence, attempt, note }));

@@ -14,4 +14,5 @@ export * from './impersonating-headers';
 export * from './in-memory-lifecycle-store';
 export * from './manual-clock';
 export * from './in-memory-action-queues';
+export * from './in-memory-schedule';
 export * from './orchestration-fixture';

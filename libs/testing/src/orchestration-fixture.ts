@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { PunctualConfig, loadConfig } from '@app/config';
-import { ActionEntity } from '@app/database';
+import { ActionEntity, NewAction } from '@app/database';
 import { ActionState, DEFAULT_TENANT, MisfirePolicy, newActionState } from '@app/domain';
 import { InMemoryActionQueues } from './in-memory-action-queues';
 import { InMemoryLifecycleStore } from './in-memory-lifecycle-store';
+import { InMemorySchedule } from './in-memory-schedule';
 import { ManualClock } from './manual-clock';
 
 /** The moment orchestration specs start at. */
@@ -19,9 +20,19 @@ export class InMemoryPorts {
   readonly clock = new ManualClock(SPEC_NOW);
   readonly store = new InMemoryLifecycleStore(this.clock);
   readonly queues = new InMemoryActionQueues();
+  readonly schedule = new InMemorySchedule(this.store, this.clock);
 
   /** Stores a one-off action of `type`, PENDING and due now unless `overrides` say otherwise. */
   async stored(type: string, overrides: Partial<ActionState> = {}): Promise<ActionEntity> {
+    return this.store.create(this.newAction(type, overrides));
+  }
+
+  /** Stores one such action for each of `overrides`, at once. */
+  storedMany(type: string, overrides: Partial<ActionState>[]): Promise<ActionEntity[]> {
+    return this.store.createMany(overrides.map((each) => this.newAction(type, each)));
+  }
+
+  private newAction(type: string, overrides: Partial<ActionState>): NewAction {
     const now = this.clock.now();
     const { state: created } = newActionState(
       {
@@ -47,6 +58,6 @@ export class InMemoryPorts {
     );
     const state: ActionState = { ...created, ...overrides };
     const history = { from: null, to: state.status, occurrence: state.occurrence, attempt: 0, note: null };
-    return this.store.create({ id: randomUUID(), action: type, tenantId: DEFAULT_TENANT, apiKeyId: 'k1', state, history });
+    return { id: randomUUID(), action: type, tenantId: DEFAULT_TENANT, apiKeyId: 'k1', state, history };
   }
 }

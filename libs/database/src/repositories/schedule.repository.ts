@@ -3,8 +3,10 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { TransactionLock } from '../advisory-lock';
 import { ActionEntity } from '../entities/action.entity';
+import { PromotionWindow, ScheduleStorePort } from '../ports/schedule-store.port';
 import { HELD_BY_PAUSE, ofUnknownTypeAt, overdueBefore } from './action-predicates';
 import { hydrate } from './hydrate';
+import { WorkersRepository } from './workers.repository';
 
 /** Advisory-lock key: only one instance promotes or sweeps at a time. */
 const PROMOTER_LOCK = 0x70756e63; // "punc"
@@ -17,19 +19,22 @@ export type QueueableAction = Pick<
 
 const QUEUEABLE = 'id, tenant_id, action, status, occurrence, retry_count, revision, next_attempt_at, paused_from';
 
-/** Reads for moving PENDING actions from Postgres into the queues. */
+/** Reads for moving PENDING actions from Postgres into the queues: the promoter's `SCHEDULE_STORE`. */
 @Injectable()
-export class ScheduleRepository {
+export class ScheduleRepository implements ScheduleStorePort {
   /** The promoter's lock, per transaction: a tick's reads and writes here run in a transaction holding it. */
   readonly lock: TransactionLock;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly workers: WorkersRepository,
+  ) {
     this.lock = new TransactionLock(dataSource, PROMOTER_LOCK);
   }
 
   /** The watermark and the database's clock, read together under the lock. */
-  async promotionWindow(manager: EntityManager, horizonMs: number): Promise<{ from: Date; until: Date; now: Date }> {
-    const [row]: { from: Date; until: Date; now: Date }[] = await manager.query(
+  async promotionWindow(manager: EntityManager, horizonMs: number): Promise<PromotionWindow> {
+    const [row]: PromotionWindow[] = await manager.query(
       `SELECT promoted_until AS from, now() + ($1 || ' milliseconds')::interval AS until, now() AS now
        FROM scheduler_state WHERE id = 1 FOR UPDATE`,
       [horizonMs],
@@ -102,5 +107,10 @@ export class ScheduleRepository {
       [graceMs, types, limit, after?.nextAttemptAt ?? null, after?.id ?? null],
     );
     return rows.map((row) => hydrate<ActionEntity>(manager.dataSource.getMetadata(ActionEntity), row));
+  }
+
+  /** The types some live worker serves, from the workers' declarations. */
+  servedTypes(manager: EntityManager): Promise<string[]> {
+    return this.workers.servedTypes(manager);
   }
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TenantsRepository } from '@app/database';
 import { OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
 import { ActionCommands } from './action-commands.service';
@@ -6,13 +7,23 @@ import { ActionInputChecks } from './action-input-checks';
 import { ActionQueries } from './action-queries.service';
 import { ActionsController } from './actions.controller';
 import { DeadLettersService } from './dead-letters.service';
+import { RedisRateLimiters } from './redis-rate-limiters';
 import { TenantQuotas } from './tenant-quotas';
+import { RATE_LIMITERS, TENANT_LIMITS } from './tenant-quotas.ports';
 
 /** The actions' REST routes, and the services behind them that every other door (the console) calls too. */
 @Module({
   imports: [SignatureModule, OutboundModule],
   controllers: [ActionsController],
-  providers: [ActionCommands, ActionQueries, ActionInputChecks, DeadLettersService, TenantQuotas],
+  providers: [
+    ActionCommands,
+    ActionQueries,
+    ActionInputChecks,
+    DeadLettersService,
+    TenantQuotas,
+    { provide: TENANT_LIMITS, useExisting: TenantsRepository },
+    { provide: RATE_LIMITERS, useClass: RedisRateLimiters },
+  ],
   exports: [ActionCommands, ActionQueries, DeadLettersService],
 })
 export class ActionsModule {}

@@ -1,12 +1,12 @@
-import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
-import { PunctualConfig, RedisClient, redisConnection } from '@app/config';
-import { TenantsRepository } from '@app/database';
+import { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { PunctualConfig } from '@app/config';
 import { GroupCommit } from '@app/runtime';
 import { InvalidRequestError } from '../errors/action.errors';
 import { QuotaExceededError } from '../errors/quota.errors';
 import { ActiveLedger, HeldPlaces } from './active-ledger';
+import { RATE_LIMITERS, RateLimitersPort, TENANT_LIMITS, TenantLimitsPort } from './tenant-quotas.ports';
 
 /**
  * A tenant's limits and active actions are read at most this often per process, so a create costs
@@ -34,9 +34,8 @@ const ACTIVE_RETRY_SECONDS = 60;
 @Injectable()
 export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger(TenantQuotas.name);
-  private readonly redis: RedisClient;
   /** One limiter per rate in use: the points of a window are the limiter's. */
-  private readonly limiters = new Map<number, RateLimiterRedis>();
+  private readonly limiters = new Map<number, RateLimiterAbstract>();
   private readonly ledgers = new LRUCache<string, ActiveLedger>({ max: CACHED_TENANTS });
   /** Counts of creates against a tenant's rate, by rate and tenant: those that arrive while one is on its way to Redis go together next. */
   private readonly rateCounts = new LRUCache<string, GroupCommit<number, QuotaExceededError | null>>({ max: CACHED_TENANTS });
@@ -44,18 +43,16 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
 
   constructor(
     private readonly config: PunctualConfig,
-    private readonly tenants: TenantsRepository,
-  ) {
-    this.redis = redisConnection(config.redis, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
-    this.redis.on('error', () => undefined);
-  }
+    @Inject(TENANT_LIMITS) private readonly tenants: TenantLimitsPort,
+    @Inject(RATE_LIMITERS) private readonly rates: RateLimitersPort,
+  ) {}
 
   async onModuleInit(): Promise<void> {
-    await this.redis.connect().catch((error: Error) => this.reportUnreachable(error));
+    await this.rates.open().catch((error: Error) => this.reportUnreachable(error));
   }
 
   onApplicationShutdown(): void {
-    this.redis.disconnect();
+    this.rates.close();
   }
 
   /**
@@ -193,12 +190,10 @@ export class TenantQuotas implements OnModuleInit, OnApplicationShutdown {
       .catch(() => undefined);
   }
 
-  private limiterFor(rate: number): RateLimiterRedis {
+  private limiterFor(rate: number): RateLimiterAbstract {
     let limiter = this.limiters.get(rate);
     if (!limiter) {
-      limiter = new RateLimiterRedis({
-        storeClient: this.redis,
-        rejectIfRedisNotReady: true,
+      limiter = this.rates.limiter({
         keyPrefix: `${this.config.redis.queuePrefix}:{tenant-creates}:${rate}`,
         points: rate * BURST_SECONDS,
         duration: BURST_SECONDS,
