@@ -92,7 +92,7 @@ describe('Recording an outcome while Postgres is unreachable never loops for eve
 
     await waitUntil('the worker to give the outcome up', () => warned(`Gave up recording ${action.id}:1`), 15_000);
     // The claim's lease stopped the attempt first: the write was retried for as long as the claim held.
-    const stopped = warnings.mock.calls.findIndex(([message]) => String(message).startsWith(`Stopping attempt of ${action.id}:1`));
+    const stopped = warnings.mock.calls.findIndex(([message]) => String(message).startsWith(`Stopping ${action.id}:1 attempt 1:`));
     const gaveUp = warnings.mock.calls.findIndex(([message]) => String(message).startsWith(`Gave up recording ${action.id}:1`));
     expect(stopped).toBeGreaterThanOrEqual(0);
     expect(stopped).toBeLessThan(gaveUp);

@@ -44,7 +44,8 @@ describe('Webhook deliveries survive dying workers and a flushed Redis', () => {
     const env = { ...FAST, WEBHOOK_TIMEOUT_MS: '3000' };
     const victim = new AppProcess('worker', env);
     processes.push(victim);
-    await victim.ready(WORKER_READY);
+    // A process of its own, compiled as it starts: on a busy machine that takes a while.
+    await victim.ready(WORKER_READY, 90_000);
     receiver.holdNext(1); // the worker is waiting for this answer when it dies
     const [actionId] = await runActions(1);
     await waitUntil('the first delivery attempt', () => receiver.callsTo('/killed').length === 1);
@@ -60,7 +61,7 @@ describe('Webhook deliveries survive dying workers and a flushed Redis', () => {
     // The same event both times: a receiver drops the duplicate by its webhook-id.
     expect(calls[0].headers['webhook-id']).toBe(calls[1].headers['webhook-id']);
     expect(verifiedEvent(calls[1], secret).data.action.id).toBe(actionId);
-  }, 60_000);
+  }, 150_000);
 
   it('Redis flushed while deliveries wait for their retry: every event is still delivered', async () => {
     const { id } = await subscribe(api.client, receiver.url('/flushed'), { events: ['action.succeeded'] });

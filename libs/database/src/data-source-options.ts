@@ -26,6 +26,7 @@ import { KeptCreationEntries1763870001930 } from './migrations/1763870001930-kep
 import { KeyReveals1763870001940 } from './migrations/1763870001940-key-reveals';
 import { HistoryEvents1763870001950 } from './migrations/1763870001950-history-events';
 import { WebhookRouting1763870001960 } from './migrations/1763870001960-webhook-routing';
+import { DeliveryClaimToken1763870001980 } from './migrations/1763870001980-delivery-claim-token';
 
 export const ENTITIES = [ActionEntity, ActionHistoryEntity, IdempotencyKeyEntity];
 export const MIGRATIONS = [
@@ -53,6 +54,7 @@ export const MIGRATIONS = [
   KeyReveals1763870001940,
   HistoryEvents1763870001950,
   WebhookRouting1763870001960,
+  DeliveryClaimToken1763870001980,
 ];
 
 /** How many connections a process may open, and how long one statement may run (0: no limit). */

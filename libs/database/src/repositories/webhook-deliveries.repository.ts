@@ -20,6 +20,8 @@ export interface QueueableDelivery {
 export interface ClaimedDelivery {
   id: string;
   attempts: number;
+  /** The claim's fencing token: the attempt renews its lease and records its answer only while it holds. */
+  claimToken: string;
   /** The attempts made before its last redelivery (0 if never redelivered): its retries count from there. */
   attemptsBeforeRedelivery: number;
   url: string;
@@ -48,12 +50,12 @@ export interface ClaimedDelivery {
 interface ClaimRequest {
   id: string;
   attempts: number;
-  holdMs: number;
+  leaseMs: number;
 }
 
 interface ResultRequest {
   id: string;
-  attempts: number;
+  claimToken: string;
   result: AttemptResult;
 }
 
@@ -67,7 +69,7 @@ const CLAIM_COLUMNS = new UnnestColumns<ClaimRequest>([
 
 const RESULT_COLUMNS = new UnnestColumns<ResultRequest>([
   ['id', 'uuid', (r) => r.id],
-  ['attempts', 'integer', (r) => r.attempts],
+  ['claim_token', 'uuid', (r) => r.claimToken],
   ['status_code', 'integer', (r) => r.result.statusCode],
   ['delivered', 'boolean', (r) => r.result.kind === 'delivered'],
   ['error', 'text', (r) => (r.result.kind === 'failed' ? r.result.error : null)],
@@ -137,20 +139,31 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Claims attempt `attempts + 1` for `holdMs` if the delivery still waits for exactly it and is
-   * due; `{ dueInMs }` when it waits for it but later; null when the job is stale or the delivery gone.
+   * Claims attempt `attempts + 1` under a lease of `leaseMs` and a fresh fencing token, if the
+   * delivery still waits for exactly it, is due and is not claimed by a live attempt; `{ dueInMs }`
+   * when it waits for it but later; null when the job is stale or the delivery gone.
    */
-  async claim(id: string, attempts: number, holdMs: number): Promise<ClaimedDelivery | { dueInMs: number } | null> {
-    const claimed = await this.claims.submit({ id, attempts, holdMs });
+  async claim(id: string, attempts: number, leaseMs: number): Promise<ClaimedDelivery | { dueInMs: number } | null> {
+    const claimed = await this.claims.submit({ id, attempts, leaseMs });
     return claimed ?? this.dueLater(id, attempts);
   }
 
+  /** Extends a running attempt's lease; false when the claim is no longer `claimToken`'s (it lapsed and another attempt took it). */
+  async renew(id: string, claimToken: string, leaseMs: number): Promise<boolean> {
+    const [, renewed]: [unknown, number] = await this.dataSource.query(
+      `UPDATE webhook_deliveries SET claimed_until = now() + $3 * interval '1 millisecond' WHERE id = $1 AND claim_token = $2 AND status = 'PENDING'`,
+      [id, claimToken, leaseMs],
+    );
+    return renewed === 1;
+  }
+
   /**
-   * Records attempt `attempts + 1`, marking a retry queued: the caller queues it once this answered. Not
-   * recorded when that attempt was already (a duplicate job).
+   * Records the answer of the attempt that holds `claimToken`, marking a retry queued: the caller
+   * queues it once this answered. Not recorded when the claim is no longer that attempt's (it lapsed
+   * and another attempt took it, or recorded it first).
    */
-  record(id: string, attempts: number, result: AttemptResult): Promise<RecordedAttempt> {
-    return this.results.submit({ id, attempts, result });
+  record(id: string, claimToken: string, result: AttemptResult): Promise<RecordedAttempt> {
+    return this.results.submit({ id, claimToken, result });
   }
 
   private async claimMany(requests: ClaimRequest[]): Promise<(ClaimedDelivery | null)[]> {
@@ -162,14 +175,14 @@ export class WebhookDeliveriesRepository {
          WHERE d.status = 'PENDING' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
          ORDER BY d.id FOR UPDATE OF d
        ), claimed AS (
-         UPDATE webhook_deliveries d SET claimed_until = now() + $3 * interval '1 millisecond'
+         UPDATE webhook_deliveries d SET claimed_until = now() + $3 * interval '1 millisecond', claim_token = gen_random_uuid()
          FROM (SELECT DISTINCT id FROM claimable) c WHERE d.id = c.id
-         RETURNING d.id, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id, d.event_created_at
+         RETURNING d.id, d.claim_token, d.attempts, d.attempts_before_redelivery, d.url, d.subscription_id, d.event_id, d.event_created_at
        )
-       SELECT c.id, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.tenant_id, e.id AS event_id, e.type,
+       SELECT c.id, c.claim_token, c.attempts, c.attempts_before_redelivery, c.url, c.subscription_id, s.secret_ciphertext, e.api_key_id, e.tenant_id, e.id AS event_id, e.type,
          e.created_at, e.occurrence, e.attempt, e.note, e.reason, e.skipped, e.skipped_count, e.action
        FROM claimed c JOIN webhook_events e ON e.id = c.event_id AND e.created_at = c.event_created_at LEFT JOIN webhook_subscriptions s ON s.id = c.subscription_id`,
-      [...CLAIM_COLUMNS.values(requests), requests[0].holdMs],
+      [...CLAIM_COLUMNS.values(requests), requests[0].leaseMs],
     );
     const byId = new Map(rows.map((row) => [row.id as string, row]));
     return requests.map((request) => {
@@ -185,10 +198,10 @@ export class WebhookDeliveriesRepository {
       `WITH result AS (
          SELECT * FROM ${RESULT_COLUMNS.rows('r')}
        ), locked AS (
-         SELECT r.* FROM webhook_deliveries d JOIN result r ON d.id = r.id AND d.attempts = r.attempts
+         SELECT r.* FROM webhook_deliveries d JOIN result r ON d.id = r.id AND d.claim_token = r.claim_token
          WHERE d.status = 'PENDING' ORDER BY d.id FOR UPDATE OF d
        )
-       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_status_code = r.status_code, claimed_until = NULL,
+       UPDATE webhook_deliveries d SET attempts = d.attempts + 1, last_status_code = r.status_code, claimed_until = NULL, claim_token = NULL,
          status = CASE WHEN r.delivered THEN 'DELIVERED' WHEN r.retry_in_ms IS NULL THEN 'FAILED' ELSE 'PENDING' END,
          last_error = r.error, delivered_at = CASE WHEN r.delivered THEN now() END,
          next_attempt_at = CASE WHEN r.retry_in_ms IS NULL THEN d.next_attempt_at ELSE now() + r.retry_in_ms * interval '1 millisecond' END,
@@ -211,6 +224,7 @@ export class WebhookDeliveriesRepository {
   private claimedDelivery(row: Record<string, unknown>): ClaimedDelivery {
     return {
       id: row.id as string,
+      claimToken: row.claim_token as string,
       attempts: row.attempts as number,
       attemptsBeforeRedelivery: row.attempts_before_redelivery as number,
       url: row.url as string,

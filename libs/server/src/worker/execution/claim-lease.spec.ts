@@ -12,7 +12,7 @@ async function leased() {
   const claim = await ports.store.claim(stored.id, stored.revision, 'SPEC_TYPE', LEASE_MS);
   const action = (claim as { action: ActionEntity }).action;
   const onRelease = jest.fn();
-  const lease = new ClaimLease(ports.store, action, LEASE_MS, quiet, onRelease);
+  const lease = new ClaimLease({ name: 'the attempt', renew: (leaseMs) => ports.store.renew(action, leaseMs) }, LEASE_MS, quiet, onRelease);
   return { ports, action, lease, onRelease };
 }
 

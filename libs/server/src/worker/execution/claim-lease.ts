@@ -1,10 +1,17 @@
 import { LoggerService } from '@nestjs/common';
-import { ActionEntity, ClaimLeasesPort } from '@app/database';
 
 /** Renewals per lease: a claim survives two missed renewals before it can lapse. */
 const RENEWALS_PER_LEASE = 3;
 /** Without a successful renewal for this share of a lease, the attempt stops before another worker may take it over. */
 const LAPSE_SHARE = 0.8;
+
+/** A claim a running attempt holds: an action's occurrence, or a webhook delivery's attempt. */
+export interface RenewableClaim {
+  /** The attempt, as the log names it. */
+  readonly name: string;
+  /** Extends the claim by `leaseMs` on Postgres's clock; false when it is no longer this attempt's (taken over). */
+  renew(leaseMs: number): Promise<boolean>;
+}
 
 /**
  * Keeps a running attempt's claim alive on Postgres's clock, and says when the attempt must stop:
@@ -21,8 +28,7 @@ export class ClaimLease {
   private lastError: string | null = null;
 
   constructor(
-    private readonly leases: ClaimLeasesPort,
-    readonly action: ActionEntity,
+    readonly claim: RenewableClaim,
     private readonly leaseMs: number,
     private readonly logger: LoggerService,
     private readonly onRelease: () => void,
@@ -54,7 +60,7 @@ export class ClaimLease {
     this.renewing = true;
     const sentAt = performance.now();
     try {
-      if (!(await this.leases.renew(this.action, this.leaseMs))) return this.lose('its claim was taken over by another worker');
+      if (!(await this.claim.renew(this.leaseMs))) return this.lose('its claim was taken over by another worker');
       this.lastError = null;
       if (this.released) return;
       clearTimeout(this.lapse);
@@ -81,7 +87,7 @@ export class ClaimLease {
   private lose(reason: string): void {
     this.stopRenewing();
     if (this.released || this.controller.signal.aborted) return;
-    this.logger.warn(`Stopping attempt of ${this.action.id}:${this.action.occurrence}: ${reason}`);
+    this.logger.warn(`Stopping ${this.claim.name}: ${reason}`);
     this.controller.abort(new Error(`attempt stopped: ${reason}`));
   }
 }

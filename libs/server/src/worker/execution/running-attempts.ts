@@ -16,7 +16,8 @@ export class RunningAttempts {
 
   /** Renews `action`'s claim from now until the lease is released. */
   hold(action: ActionEntity, logger: LoggerService): ClaimLease {
-    const lease = new ClaimLease(this.claims, action, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
+    const claim = { name: `${idempotencyKeyOf(action)} attempt ${attemptNumber(action)}`, renew: (leaseMs: number) => this.claims.renew(action, leaseMs) };
+    const lease = new ClaimLease(claim, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
     this.leases.add(lease);
     return lease;
   }
@@ -40,6 +41,6 @@ export class RunningAttempts {
   }
 
   private names(): string[] {
-    return [...this.leases].map(({ action }) => `${idempotencyKeyOf(action)} attempt ${attemptNumber(action)}`);
+    return [...this.leases].map(({ claim }) => claim.name);
   }
 }

@@ -5,19 +5,11 @@ import { queueConnection } from '@app/scheduling';
 import { bullmqTelemetry } from '@app/observability';
 import { WEBHOOK_QUEUE } from '@app/webhooks';
 
-/** A delivery's claim, and its job's lock, outlive the attempt's timeout by this much, for recording its result. */
-const WEBHOOK_CLAIM_MARGIN_MS = 2000;
-
 /**
  * What a BullMQ worker consumes: the queue of an action type (with the rate limit its fulfillment
  * declares, which ACTION_RATE_LIMITS overrides), or the webhook queue.
  */
 export type ConsumedQueue = { actionType: string; rateLimit: FulfillmentOptions['rateLimit'] } | 'webhooks';
-
-/** How long a delivery attempt's claim lasts. */
-export function webhookClaimMs(config: PunctualConfig): number {
-  return config.webhooks.timeoutMs + WEBHOOK_CLAIM_MARGIN_MS;
-}
 
 /**
  * The options of every BullMQ worker of this process. Each has a Redis connection of its own that
@@ -30,18 +22,18 @@ export function workerOptions(config: PunctualConfig, queue: ConsumedQueue): Wor
     connection: queueConnection(config.redis, { maxRetriesPerRequest: null }),
     prefix: queuePrefixOf(config.redis.queuePrefix, queue === 'webhooks' ? WEBHOOK_QUEUE : queue.actionType),
   };
+  // A job's lock lasts as long as the lease on the claim it stands for, actions' and deliveries' alike.
+  const lock = { lockDuration: config.scheduling.claimLeaseMs, stalledInterval: config.scheduling.claimLeaseMs };
   if (queue === 'webhooks') {
-    const claimMs = webhookClaimMs(config);
     // Delivery jobs are not traced. Set rather than left out: @nestjs/bullmq would give the worker the queue's telemetry.
-    return { ...common, concurrency: config.webhooks.concurrency, lockDuration: claimMs, stalledInterval: claimMs, telemetry: undefined };
+    return { ...common, ...lock, concurrency: config.webhooks.concurrency, telemetry: undefined };
   }
   const limit = config.worker.rateLimits.get(queue.actionType) ?? queue.rateLimit;
   return {
     ...common,
+    ...lock,
     concurrency: config.worker.concurrency,
     limiter: limit ? { max: limit.max, duration: limit.durationMs } : undefined,
-    lockDuration: config.scheduling.claimLeaseMs,
-    stalledInterval: config.scheduling.claimLeaseMs,
     telemetry: bullmqTelemetry(),
   };
 }

@@ -6,7 +6,8 @@ import { WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { DeliveryQueue, WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
 import { ClosingWorkers } from '../execution/closing-workers';
-import { webhookClaimMs, workerOptions } from '../execution/worker-options';
+import { ClaimLease } from '../execution/claim-lease';
+import { workerOptions } from '../execution/worker-options';
 import { TargetSlots } from './target-slots';
 import { WebhookSender } from './webhook-sender';
 
@@ -70,16 +71,27 @@ export class WebhookConsumer extends WorkerHost<Worker<WebhookJobData>> implemen
     const slot = this.slots.take(target, Date.now());
     if ('waitMs' in slot) return this.delay(job, token, slot.waitMs);
     try {
-      const claimed = await this.deliveries.claim(deliveryId, attempts, webhookClaimMs(this.config));
+      const leaseMs = this.config.scheduling.claimLeaseMs;
+      const claimed = await this.deliveries.claim(deliveryId, attempts, leaseMs);
       if (claimed === null) return; // stale or duplicate job, or a deleted subscription
       if ('dueInMs' in claimed) return await this.delay(job, token, claimed.dueInMs);
-      const result = await this.sender.send(claimed);
-      this.metrics.webhookAttemptEnded(result.kind === 'delivered' ? 'succeeded' : 'failed');
-      // Not recorded (claim lapsed and another attempt ran): the receiver got a duplicate, which at-least-once allows.
-      const { retry } = await this.deliveries.record(deliveryId, attempts, result);
-      // Persisted, then queued: a retry whose add fails is the sweep's.
-      if (retry)
-        await this.queue.add([retry]).catch((error: Error) => this.logger.warn(`Left the retry of ${deliveryId} for the sweep: ${error.message}`));
+      // Held as an action's attempt is: renewed while it runs, and stopped once the claim is lost.
+      const renewable = {
+        name: `delivery ${deliveryId} attempt ${attempts + 1}`,
+        renew: (ms: number) => this.deliveries.renew(deliveryId, claimed.claimToken, ms),
+      };
+      const lease = new ClaimLease(renewable, leaseMs, this.logger, () => undefined);
+      try {
+        const result = await this.sender.send(claimed, lease.signal);
+        this.metrics.webhookAttemptEnded(result.kind === 'delivered' ? 'succeeded' : 'failed');
+        // Not recorded when the claim was lost meanwhile: another attempt runs or ran, and the receiver may get a duplicate, which at-least-once allows.
+        const { retry } = await this.deliveries.record(deliveryId, claimed.claimToken, result);
+        // Persisted, then queued: a retry whose add fails is the sweep's.
+        if (retry)
+          await this.queue.add([retry]).catch((error: Error) => this.logger.warn(`Left the retry of ${deliveryId} for the sweep: ${error.message}`));
+      } finally {
+        lease.release();
+      }
     } finally {
       slot.release(Date.now());
     }

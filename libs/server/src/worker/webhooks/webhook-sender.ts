@@ -31,27 +31,27 @@ export class WebhookSender {
     this.cipher = new KeyRing(config.secretKeys);
   }
 
-  /** Sends `delivery`; a failure carries the delay before the next attempt, or null when none is left. */
-  async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
+  /** Sends `delivery` until `signal` stops it; a failure carries the delay before the next attempt, or null when none is left. */
+  async send(delivery: ClaimedDelivery, signal: AbortSignal): Promise<AttemptResult> {
     const body = webhookBody(delivery.event);
     const target = webhookTargetOf(delivery.url);
     try {
       if (!target) throw new UndeliverableError(`${delivery.url} is not a webhook URL`);
-      return await this.sendTo(target, delivery, body);
+      return await this.sendTo(target, delivery, body, signal);
     } catch (error) {
       const permanent = error instanceof UndeliverableError || error instanceof PermanentOutboundError;
       return { kind: 'failed', statusCode: null, error: (error as Error).message, retryInMs: permanent ? null : this.retryDelay(delivery) };
     }
   }
 
-  private async sendTo(target: WebhookTarget, delivery: ClaimedDelivery, body: string): Promise<AttemptResult> {
+  private async sendTo(target: WebhookTarget, delivery: ClaimedDelivery, body: string, signal: AbortSignal): Promise<AttemptResult> {
     if (target.kind === 'email') {
       if (!this.mail.configured) throw new Error('SMTP_URL is not set: email subscriptions cannot be sent');
       const text = JSON.stringify(JSON.parse(body), null, 2);
       // A hanging SMTP server holds a delivery slot no longer than an HTTP receiver may.
       await this.mail.send(
         { to: target.address, subject: emailSubject(delivery.event), text, headers: { 'webhook-id': delivery.event.id } },
-        { timeoutMs: this.config.webhooks.timeoutMs },
+        { timeoutMs: this.config.webhooks.timeoutMs, signal },
       );
       return { kind: 'delivered', statusCode: null };
     }
@@ -62,6 +62,7 @@ export class WebhookSender {
       headers: { 'content-type': 'application/json', 'user-agent': 'Punctual-Webhooks', ...signed },
       body,
       timeoutMs: this.config.webhooks.timeoutMs,
+      signal,
     });
     if (response.status >= 200 && response.status < 300) return { kind: 'delivered', statusCode: response.status };
     const excerpt = storableNote(response.body.subarray(0, ANSWER_EXCERPT).toString('utf8'));
