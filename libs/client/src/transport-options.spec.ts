@@ -28,7 +28,7 @@ describe('microserviceOptions', () => {
     });
   });
 
-  it('sends every pattern over RabbitMQ to the URL’s queue (default punctual), durable, declared only by its consumer', () => {
+  it('sends every pattern over RabbitMQ to the URL’s queue (default punctual), durable, declared unless told not to', () => {
     const { transport, options } = microserviceOptions('amqps://team-a:p%40ss@mq.internal:5671/tenants?queue=ledger&heartbeat=30') as {
       transport: Transport;
       options: Record<string, unknown>;
@@ -39,9 +39,12 @@ describe('microserviceOptions', () => {
       queue: 'ledger',
       queueOptions: { durable: true },
       persistent: true,
+      noAssert: false,
+    });
+    expect((microserviceOptions('amqp://127.0.0.1', { declareQueue: false }) as { options: object }).options).toMatchObject({
+      queue: 'punctual',
       noAssert: true,
     });
-    expect((microserviceOptions('amqp://127.0.0.1') as { options: object }).options).toMatchObject({ queue: 'punctual' });
   });
 
   it('connects to MQTT with the URL as it is, credentials included', () => {

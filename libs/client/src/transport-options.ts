@@ -10,6 +10,12 @@ export interface TransportSettings {
    * shared by tenants, each tenant's user may subscribe only under its own prefix, so its client must use it.
    */
   inboxPrefix?: string;
+  /**
+   * RabbitMQ only: whether this end declares its queue (durable) when it connects, as NestJS does by
+   * default. The typed client does not: the API declares its queue, and a tenant's user need not, and
+   * should not, be allowed to (whoever may declare a queue may delete it).
+   */
+  declareQueue?: boolean;
 }
 
 /**
@@ -20,7 +26,7 @@ export interface TransportSettings {
 export function microserviceOptions(transport: TransportUrl | string, settings: TransportSettings = {}): ClientOptions {
   const parsed = typeof transport === 'string' ? parseTransportUrl(transport) : transport;
   if (!parsed) throw new Error(`Not ${TRANSPORT_SCHEMES}: ${typeof transport === 'string' ? transport : transport.url}`);
-  if (parsed.kind === 'rmq') return rmqOptions(parsed.url);
+  if (parsed.kind === 'rmq') return rmqOptions(parsed.url, settings.declareQueue ?? true);
   // mqtt.js takes the URL's credentials itself; its client reconnects every second by default.
   if (parsed.kind === 'mqtt') return { transport: Transport.MQTT, options: { url: parsed.url } };
   if (parsed.kind === 'nats') {
@@ -44,12 +50,10 @@ export function microserviceOptions(transport: TransportUrl | string, settings: 
 
 /**
  * RabbitMQ: every pattern goes to the URL's `?queue=` (default `punctual`), a durable queue whose
- * messages outlive a broker restart, the pattern inside the message. A client never declares the
- * queue: its consumer does (the API, a sibling app), and a tenant's user need not, and should not,
- * be allowed to (whoever may declare a queue may delete it). Replies come back on RabbitMQ's direct
- * reply-to, which only the channel that sent the request can read.
+ * messages outlive a broker restart, the pattern inside the message. Replies come back on
+ * RabbitMQ's direct reply-to, which only the channel that sent the request can read.
  */
-function rmqOptions(url: string): ClientOptions {
+function rmqOptions(url: string, declareQueue: boolean): ClientOptions {
   const { connection, queue } = rmqUrlParts(url);
   return {
     transport: Transport.RMQ,
@@ -58,7 +62,7 @@ function rmqOptions(url: string): ClientOptions {
       queue,
       queueOptions: { durable: true },
       persistent: true,
-      noAssert: true,
+      noAssert: !declareQueue,
       socketOptions: { reconnectTimeInSeconds: RECONNECT_DELAY_MS / 1000 },
     },
   };

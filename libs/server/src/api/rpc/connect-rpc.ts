@@ -43,8 +43,7 @@ export async function connectRpc(app: INestApplication): Promise<void> {
 function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry): MicroserviceOptions {
   const options = microserviceOptions(transport);
   if (options.transport === Transport.RMQ) {
-    // The consumer declares the queue, which its clients never do.
-    return { strategy: new AckAfterReplyRmqServer({ ...options.options, noAssert: false, prefetchCount: RMQ_PREFETCH } as Required<RmqOptions>['options']) };
+    return { strategy: new AckAfterReplyRmqServer({ ...options.options, prefetchCount: RMQ_PREFETCH } as Required<RmqOptions>['options']) };
   }
   if (options.transport === Transport.NATS) {
     const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
