@@ -30,7 +30,9 @@ describe.each([
     env = { MESSAGE_TRANSPORTS: `${transport}=${url},down=${scheme}://127.0.0.1:${await freePort()}` };
     api = await startCleanApiApp(undefined, env);
     worker = await startWorker({ env });
-    sibling = await new SiblingApp(url, `billing.${id}.renew`, `billing.${id}.renewed`, { reply: (data) => ({ renewed: (data as { payload: unknown }).payload }) }).start();
+    sibling = await new SiblingApp(url, `billing.${id}.renew`, `billing.${id}.renewed`, {
+      reply: (data) => ({ renewed: (data as { payload: unknown }).payload }),
+    }).start();
   });
   afterAll(async () => {
     await adminApi(api.client.baseUrl, 'PATCH', '/tenants/team-b', { messaging: null });
@@ -54,7 +56,8 @@ describe.each([
       },
       20_000,
     );
-  const notesOf = async (actionId: string) => ((await api.client.get(`/actions/${actionId}/history`)).body as { note: string | null }[]).map((e) => e.note);
+  const notesOf = async (actionId: string) =>
+    ((await api.client.get(`/actions/${actionId}/history`)).body as { note: string | null }[]).map((e) => e.note);
   /** What reached the sibling for an action; a later action's message, sent after, arriving first proves nothing more of it is on its way. */
   const receivedFor = async (actionId: string) => {
     const marker = await create({ pattern: sibling.eventPattern, expectReply: false });

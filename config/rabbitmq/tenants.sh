@@ -24,9 +24,10 @@ user() { # name password configure write read
 
 rabbitmqctl -q list_vhosts | grep -qx "$VHOST" || rabbitmqctl -q add_vhost "$VHOST" >/dev/null
 
-# Punctual's API: declares and consumes its queue, and publishes only to the default exchange, where
-# its replies go to each request's direct reply-to (it answers no other reply queue).
-user punctual punctual-rabbitmq-dev-password '^punctual$' '^amq\.default$' '^punctual$'
+# Punctual's API: declares and consumes its queue (punctual, or punctual-<name> given as ?queue= for
+# another deployment on the same virtual host, as the test runs do), and publishes only to the
+# default exchange, where its replies go to each request's direct reply-to (it answers no other queue).
+user punctual punctual-rabbitmq-dev-password '^punctual(-.+)?$' '^amq\.default$' '^punctual(-.+)?$'
 # A tenant: publishes requests to the default exchange and reads only its own replies, on direct
 # reply-to, which needs no permission and belongs to its own channel. It may not declare, delete or
 # consume Punctual's queue, so it neither reads nor takes nor drops another tenant's requests.

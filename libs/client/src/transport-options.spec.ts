@@ -52,6 +52,8 @@ describe('microserviceOptions', () => {
   });
 
   it('refuses a URL of no transport it speaks', () => {
-    expect(() => microserviceOptions('http://127.0.0.1')).toThrow(/^Not a redis:\/\/, rediss:\/\/, nats:\/\/, amqp:\/\/, amqps:\/\/, mqtt:\/\/ or mqtts:\/\/ URL/);
+    expect(() => microserviceOptions('http://127.0.0.1')).toThrow(
+      /^Not a redis:\/\/, rediss:\/\/, nats:\/\/, amqp:\/\/, amqps:\/\/, mqtt:\/\/ or mqtts:\/\/ URL/,
+    );
   });
 });

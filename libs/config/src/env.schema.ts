@@ -120,7 +120,10 @@ const trustProxy = z.string().transform((raw, ctx) => {
  */
 const rpcTransport = z
   .string()
-  .refine((raw) => raw === 'off' || ['redis', 'nats', 'rmq'].includes(parseTransportUrl(raw)?.kind ?? ''), 'must be off, or a redis://, rediss://, nats://, amqp:// or amqps:// URL');
+  .refine(
+    (raw) => raw === 'off' || ['redis', 'nats', 'rmq'].includes(parseTransportUrl(raw)?.kind ?? ''),
+    'must be off, or a redis://, rediss://, nats://, amqp:// or amqps:// URL',
+  );
 
 /** `RPC_TENANT_INBOX_PREFIX`: `off`, or where each tenant's replies go on NATS, `{tenant}` standing for its id. */
 const tenantInboxPrefix = z.string().refine((raw) => raw === 'off' || isTenantInboxPattern(raw), `must be ${TENANT_INBOX_PREFIX_RULE}`);

@@ -206,7 +206,10 @@ describe('loadConfig', () => {
       'RPC_TENANT_INBOX_PREFIX must be off, or NATS subject tokens with {tenant} in the last one, like _INBOX_{tenant}',
     ],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing' }, 'MESSAGE_TRANSPORTS entry 1 must be name=url'],
-    [{ ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' }, 'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss://, nats://, amqp://, amqps://, mqtt:// or mqtts:// URL'],
+    [
+      { ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' },
+      'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss://, nats://, amqp://, amqps://, mqtt:// or mqtts:// URL',
+    ],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'a=nats://x,a=nats://y' }, 'MESSAGE_TRANSPORTS transport "a" is listed twice'],
     [{ ...minimal, BACKOFF_BASE_MS: '5000', BACKOFF_MAX_MS: '1000' }, 'BACKOFF_BASE_MS (5000) must not exceed BACKOFF_MAX_MS (1000)'],
     [{ ...minimal, LOG_FORMAT: 'pretty' }, "LOG_FORMAT Invalid enum value. Expected 'text' | 'json'"],

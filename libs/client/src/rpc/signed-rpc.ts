@@ -43,7 +43,10 @@ export class SignedRpc {
 
   constructor(private readonly options: SignedRpcOptions) {
     this.ownsProxy = !(options.transport instanceof ClientProxy);
-    this.proxy = options.transport instanceof ClientProxy ? options.transport : ClientProxyFactory.create(microserviceOptions(options.transport, { declareQueue: false, ...options }));
+    this.proxy =
+      options.transport instanceof ClientProxy
+        ? options.transport
+        : ClientProxyFactory.create(microserviceOptions(options.transport, { declareQueue: false, ...options }));
   }
 
   /** The signed message for `body` on `pattern`, as `send` puts it on the wire. */

@@ -28,7 +28,10 @@ export class AckAfterReplyRmqServer extends ServerRMQ {
     const message = delivered as unknown as ConsumeMessage;
     const replyTo: unknown = message.properties.replyTo;
     if (typeof replyTo === 'string' && !replyTo.startsWith(DIRECT_REPLY_TO)) {
-      this.warnings.warn('reply-to', `Dropped a request that asked for its reply in queue ${JSON.stringify(replyTo)}: Punctual answers only on direct reply-to`);
+      this.warnings.warn(
+        'reply-to',
+        `Dropped a request that asked for its reply in queue ${JSON.stringify(replyTo)}: Punctual answers only on direct reply-to`,
+      );
       channel.nack(message, false, false);
       return;
     }

@@ -1,5 +1,5 @@
 import { INestApplication, Logger } from '@nestjs/common';
-import { MicroserviceOptions, NatsOptions, RedisOptions, RmqOptions, Transport } from '@nestjs/microservices';
+import { MicroserviceOptions, NatsOptions, RedisOptions, Transport } from '@nestjs/microservices';
 import { microserviceOptions } from '@punctual/client';
 import { TransportUrl } from '@punctual/contract';
 import { PunctualConfig } from '@app/config';
@@ -43,7 +43,7 @@ export async function connectRpc(app: INestApplication): Promise<void> {
 function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry): MicroserviceOptions {
   const options = microserviceOptions(transport);
   if (options.transport === Transport.RMQ) {
-    return { strategy: new AckAfterReplyRmqServer({ ...options.options, prefetchCount: RMQ_PREFETCH } as Required<RmqOptions>['options']) };
+    return { strategy: new AckAfterReplyRmqServer({ ...options.options, prefetchCount: RMQ_PREFETCH }) };
   }
   if (options.transport === Transport.NATS) {
     const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
