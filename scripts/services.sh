@@ -2,7 +2,9 @@
 # Makes sure Postgres and Redis answer at the hosts and ports of DATABASE_URL and REDIS_URL, and,
 # when NATS_URL is set (the test run sets it), a NATS server there too; when NATS_TENANTS_URL is set
 # (the test run sets it), a NATS server there with a user per tenant (config/nats/tenants.conf); when
-# REDIS_CLUSTER_PORT is set (the test run sets it), a local six-node Redis Cluster on that port and the five after it.
+# REDIS_CLUSTER_PORT is set (the test run sets it), a local six-node Redis Cluster on that port and the five after it;
+# when RABBITMQ_URL is set (the test run sets it), RabbitMQ there, with the users and virtual host of
+# config/rabbitmq/tenants.sh when it runs on this machine; when MQTT_URL is set (the test run sets it), an MQTT broker there.
 # Order of attempts: already running; a development container when a Docker engine answers;
 # locally installed servers (NATS: installed with apt when missing and allowed); else stop with what
 # to install. Used by `npm run dev`, `npm test` and CI.
@@ -20,6 +22,9 @@ read -r PG_HOST PG_PORT < <(host_port "$DATABASE_URL" 5432)
 read -r REDIS_HOST REDIS_PORT < <(host_port "$REDIS_URL" 6379)
 if [ -n "${NATS_URL:-}" ]; then read -r NATS_HOST NATS_PORT < <(host_port "$NATS_URL" 4222); fi
 if [ -n "${NATS_TENANTS_URL:-}" ]; then read -r NATS_TENANTS_HOST NATS_TENANTS_PORT < <(host_port "$NATS_TENANTS_URL" 4222); fi
+if [ -n "${RABBITMQ_URL:-}" ]; then read -r RABBITMQ_HOST RABBITMQ_PORT < <(host_port "$RABBITMQ_URL" 5672); fi
+if [ -n "${MQTT_URL:-}" ]; then read -r MQTT_HOST MQTT_PORT < <(host_port "$MQTT_URL" 1883); fi
+RABBITMQ_TENANTS_SCRIPT="$(cd "$(dirname "$0")/.." && pwd)/config/rabbitmq/tenants.sh"
 NATS_TENANTS_CONFIG="$(cd "$(dirname "$0")/.." && pwd)/config/nats/tenants.conf"
 
 answers() { # host port → whether something accepts TCP connections there
@@ -123,6 +128,56 @@ MSG
 start_nats() { run_nats punctual-dev-nats "$NATS_PORT"; }
 start_nats_tenants() { run_nats punctual-dev-nats-tenants "$NATS_TENANTS_PORT" "$NATS_TENANTS_CONFIG"; }
 
+rabbitmq_up() { answers "$RABBITMQ_HOST" "$RABBITMQ_PORT"; }
+mqtt_up() { answers "$MQTT_HOST" "$MQTT_PORT"; }
+
+start_rabbitmq() {
+  if docker_runs; then
+    echo "Starting RabbitMQ in the Docker container punctual-dev-rabbitmq ..."
+    dev_container punctual-dev-rabbitmq "$RABBITMQ_PORT" 5672 rabbitmq:3-alpine
+  elif command -v rabbitmq-server >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    echo "Starting the local rabbitmq-server ..."
+    if command -v service >/dev/null 2>&1 && [ -x /etc/init.d/rabbitmq-server ]; then service rabbitmq-server start >/dev/null; else rabbitmq-server -detached; fi
+  else
+    cat >&2 <<MSG
+RabbitMQ is not reachable at 127.0.0.1:$RABBITMQ_PORT, and neither a Docker engine nor rabbitmq-server (run as root) was found.
+Install it: Debian/Ubuntu: sudo apt install rabbitmq-server    macOS: brew install rabbitmq
+MSG
+    return 1
+  fi
+}
+
+# The tenants' virtual host and users (config/rabbitmq/tenants.sh), made or brought up to date; a
+# fresh broker takes a few seconds after its port opens before rabbitmqctl may change it.
+rabbitmq_tenants() {
+  if docker_runs && docker container inspect punctual-dev-rabbitmq >/dev/null 2>&1; then
+    run() { docker exec -i punctual-dev-rabbitmq sh -s < "$RABBITMQ_TENANTS_SCRIPT"; }
+  elif command -v rabbitmqctl >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+    run() { sh "$RABBITMQ_TENANTS_SCRIPT"; }
+  else
+    echo "Cannot run rabbitmqctl here (as root, or in the punctual-dev-rabbitmq container): run config/rabbitmq/tenants.sh where it can." >&2
+    return 1
+  fi
+  for _ in $(seq 1 30); do run 2>/dev/null && return 0; sleep 2; done
+  run
+}
+
+start_mqtt() {
+  if docker_runs; then
+    echo "Starting Mosquitto in the Docker container punctual-dev-mosquitto ..."
+    dev_container punctual-dev-mosquitto "$MQTT_PORT" 1883 eclipse-mosquitto:2 mosquitto -c /mosquitto-no-auth.conf
+  elif command -v mosquitto >/dev/null 2>&1; then
+    echo "Starting a local mosquitto on 127.0.0.1:$MQTT_PORT ..."
+    mosquitto -d -p "$MQTT_PORT"
+  else
+    cat >&2 <<MSG
+An MQTT broker is not reachable at 127.0.0.1:$MQTT_PORT, and neither a Docker engine nor mosquitto was found.
+Install it: Debian/Ubuntu: sudo apt install mosquitto    macOS: brew install mosquitto
+MSG
+    return 1
+  fi
+}
+
 ensure() { # name up-function start-function host port url-variable
   "$2" && return 0
   if ! is_local "$4"; then
@@ -145,6 +200,15 @@ fi
 if [ -n "${NATS_TENANTS_URL:-}" ]; then
   ensure "NATS with a user per tenant" nats_tenants_up start_nats_tenants "$NATS_TENANTS_HOST" "$NATS_TENANTS_PORT" "${SERVICES_NATS_TENANTS_HINT:-NATS_TENANTS_URL}"
   echo "NATS with a user per tenant ($NATS_TENANTS_HOST:$NATS_TENANTS_PORT) is up."
+fi
+if [ -n "${RABBITMQ_URL:-}" ]; then
+  ensure RabbitMQ rabbitmq_up start_rabbitmq "$RABBITMQ_HOST" "$RABBITMQ_PORT" "${SERVICES_RABBITMQ_HINT:-RABBITMQ_URL}"
+  if is_local "$RABBITMQ_HOST"; then rabbitmq_tenants; fi
+  echo "RabbitMQ ($RABBITMQ_HOST:$RABBITMQ_PORT) is up."
+fi
+if [ -n "${MQTT_URL:-}" ]; then
+  ensure "An MQTT broker" mqtt_up start_mqtt "$MQTT_HOST" "$MQTT_PORT" "${SERVICES_MQTT_HINT:-MQTT_URL}"
+  echo "MQTT ($MQTT_HOST:$MQTT_PORT) is up."
 fi
 if [ -n "${REDIS_CLUSTER_PORT:-}" ]; then
   if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then

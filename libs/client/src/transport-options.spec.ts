@@ -27,4 +27,33 @@ describe('microserviceOptions', () => {
       inboxPrefix: '_INBOX_team-a',
     });
   });
+
+  it('sends every pattern over RabbitMQ to the URL’s queue (default punctual), durable, declared unless told not to', () => {
+    const { transport, options } = microserviceOptions('amqps://team-a:p%40ss@mq.internal:5671/tenants?queue=ledger&heartbeat=30') as {
+      transport: Transport;
+      options: Record<string, unknown>;
+    };
+    expect(transport).toBe(Transport.RMQ);
+    expect(options).toMatchObject({
+      urls: ['amqps://team-a:p%40ss@mq.internal:5671/tenants?heartbeat=30'],
+      queue: 'ledger',
+      queueOptions: { durable: true },
+      persistent: true,
+      noAssert: false,
+    });
+    expect((microserviceOptions('amqp://127.0.0.1', { declareQueue: false }) as { options: object }).options).toMatchObject({
+      queue: 'punctual',
+      noAssert: true,
+    });
+  });
+
+  it('connects to MQTT with the URL as it is, credentials included', () => {
+    expect(microserviceOptions('mqtts://sensor:pw@broker:8883')).toEqual({ transport: Transport.MQTT, options: { url: 'mqtts://sensor:pw@broker:8883' } });
+  });
+
+  it('refuses a URL of no transport it speaks', () => {
+    expect(() => microserviceOptions('http://127.0.0.1')).toThrow(
+      /^Not a redis:\/\/, rediss:\/\/, nats:\/\/, amqp:\/\/, amqps:\/\/, mqtt:\/\/ or mqtts:\/\/ URL/,
+    );
+  });
 });

@@ -1,5 +1,5 @@
 import { ClientOptions, Transport } from '@nestjs/microservices';
-import { TransportUrl, parseTransportUrl, redisOptionsFromUrl } from '@punctual/contract';
+import { TRANSPORT_SCHEMES, TransportUrl, parseTransportUrl, redisOptionsFromUrl, rmqUrlParts } from '@punctual/contract';
 
 /** How long a lost connection waits before the next try; transports retry for as long as the process runs. */
 const RECONNECT_DELAY_MS = 1000;
@@ -10,16 +10,25 @@ export interface TransportSettings {
    * shared by tenants, each tenant's user may subscribe only under its own prefix, so its client must use it.
    */
   inboxPrefix?: string;
+  /**
+   * RabbitMQ only: whether this end declares its queue (durable) when it connects, as NestJS does by
+   * default. The typed client does not: the API declares its queue, and a tenant's user need not, and
+   * should not, be allowed to (whoever may declare a queue may delete it).
+   */
+  declareQueue?: boolean;
 }
 
 /**
- * NestJS transport options for a `redis://`, `rediss://` or `nats://` URL, the same for a
- * server (`connectMicroservice`) and a `ClientProxy`, so both ends always agree. A URL's
- * credentials (`user:password@`, or a NATS token alone: `token@`) are the connection's.
+ * NestJS transport options for a URL of `TRANSPORT_SCHEMES`, the same for a server
+ * (`connectMicroservice`) and a `ClientProxy`, so both ends always agree. A URL's credentials
+ * (`user:password@`, or a NATS token alone: `token@`) are the connection's.
  */
 export function microserviceOptions(transport: TransportUrl | string, settings: TransportSettings = {}): ClientOptions {
   const parsed = typeof transport === 'string' ? parseTransportUrl(transport) : transport;
-  if (!parsed) throw new Error(`Not a redis://, rediss:// or nats:// URL: ${typeof transport === 'string' ? transport : transport.url}`);
+  if (!parsed) throw new Error(`Not ${TRANSPORT_SCHEMES}: ${typeof transport === 'string' ? transport : transport.url}`);
+  if (parsed.kind === 'rmq') return rmqOptions(parsed.url, settings.declareQueue ?? true);
+  // mqtt.js takes the URL's credentials itself; its client reconnects every second by default.
+  if (parsed.kind === 'mqtt') return { transport: Transport.MQTT, options: { url: parsed.url } };
   if (parsed.kind === 'nats') {
     return {
       transport: Transport.NATS,
@@ -36,6 +45,26 @@ export function microserviceOptions(transport: TransportUrl | string, settings: 
   return {
     transport: Transport.REDIS,
     options: { host, port, db, username, password, tls, retryAttempts: Number.MAX_SAFE_INTEGER, retryDelay: RECONNECT_DELAY_MS },
+  };
+}
+
+/**
+ * RabbitMQ: every pattern goes to the URL's `?queue=` (default `punctual`), a durable queue whose
+ * messages outlive a broker restart, the pattern inside the message. Replies come back on
+ * RabbitMQ's direct reply-to, which only the channel that sent the request can read.
+ */
+function rmqOptions(url: string, declareQueue: boolean): ClientOptions {
+  const { connection, queue } = rmqUrlParts(url);
+  return {
+    transport: Transport.RMQ,
+    options: {
+      urls: [connection],
+      queue,
+      queueOptions: { durable: true },
+      persistent: true,
+      noAssert: !declareQueue,
+      socketOptions: { reconnectTimeInSeconds: RECONNECT_DELAY_MS / 1000 },
+    },
   };
 }
 

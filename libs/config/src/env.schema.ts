@@ -114,8 +114,16 @@ const trustProxy = z.string().transform((raw, ctx) => {
   return parsed.trustProxy;
 });
 
-/** `RPC_TRANSPORT_URL`: `off`, or the Redis or NATS URL the API serves its message patterns on. */
-const rpcTransport = z.string().refine((raw) => raw === 'off' || parseTransportUrl(raw) !== null, 'must be off, or a redis://, rediss:// or nats:// URL');
+/**
+ * `RPC_TRANSPORT_URL`: `off`, or the Redis, NATS or RabbitMQ URL the API serves its message patterns on.
+ * Not MQTT: every subscriber of a topic gets each request, and replies go to a topic any client may read.
+ */
+const rpcTransport = z
+  .string()
+  .refine(
+    (raw) => raw === 'off' || ['redis', 'nats', 'rmq'].includes(parseTransportUrl(raw)?.kind ?? ''),
+    'must be off, or a redis://, rediss://, nats://, amqp:// or amqps:// URL',
+  );
 
 /** `RPC_TENANT_INBOX_PREFIX`: `off`, or where each tenant's replies go on NATS, `{tenant}` standing for its id. */
 const tenantInboxPrefix = z.string().refine((raw) => raw === 'off' || isTenantInboxPattern(raw), `must be ${TENANT_INBOX_PREFIX_RULE}`);

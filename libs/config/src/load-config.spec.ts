@@ -126,7 +126,7 @@ describe('loadConfig', () => {
     expect(configError({ ...minimal, REDIS_CLUSTER_NODES: ' , ' }).problems).toEqual(['REDIS_CLUSTER_NODES must list at least one node as host:port']);
   });
 
-  it('reads RPC_TRANSPORT_URL (nats or off) and the named MESSAGE_TRANSPORTS, keeping a listed default', () => {
+  it('reads RPC_TRANSPORT_URL (nats, amqp or off) and the named MESSAGE_TRANSPORTS, keeping a listed default', () => {
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'nats://127.0.0.1:4222' }).rpc).toEqual({
       transport: { kind: 'nats', url: 'nats://127.0.0.1:4222' },
       isQueueRedisByDefault: false,
@@ -140,12 +140,21 @@ describe('loadConfig', () => {
     expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: '_INBOX_{tenant}' }).rpc.tenantInboxAlways).toBe(true);
     expect(loadConfig({ ...minimal, RPC_TENANT_INBOX_PREFIX: 'off' }).rpc.tenantInboxPrefix).toBeNull();
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'redis://127.0.0.1:6379' }).rpc.isQueueRedisByDefault).toBe(false);
+    expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'amqps://punctual:pw@mq.internal/prod' }).rpc.transport).toEqual({
+      kind: 'rmq',
+      url: 'amqps://punctual:pw@mq.internal/prod',
+    });
     expect(loadConfig({ ...minimal, RPC_TRANSPORT_URL: 'off' }).rpc.transport).toBeNull();
-    const config = loadConfig({ ...minimal, MESSAGE_TRANSPORTS: ' billing=nats://127.0.0.1:4222, default=redis://10.0.0.1:6379 ' });
+    const config = loadConfig({
+      ...minimal,
+      MESSAGE_TRANSPORTS: ' billing=nats://127.0.0.1:4222, default=redis://10.0.0.1:6379, ledger=amqp://mq/?queue=ledger, iot=mqtts://broker:8883 ',
+    });
     expect(config.message.transports).toEqual(
       new Map([
         ['billing', { kind: 'nats', url: 'nats://127.0.0.1:4222' }],
         ['default', { kind: 'redis', url: 'redis://10.0.0.1:6379' }],
+        ['ledger', { kind: 'rmq', url: 'amqp://mq/?queue=ledger' }],
+        ['iot', { kind: 'mqtt', url: 'mqtts://broker:8883' }],
       ]),
     );
   });
@@ -191,13 +200,16 @@ describe('loadConfig', () => {
     [{ ...minimal, TRUST_PROXY: 'yes' }, 'TRUST_PROXY "yes" is not true, false, a number of hops, an IP address, a CIDR range'],
     [{ ...minimal, TRUST_PROXY: 'loopback,10.0.0.0/33' }, 'TRUST_PROXY "10.0.0.0/33" is not true, false'],
     [{ ...minimal, TRUST_PROXY: ',' }, 'TRUST_PROXY must be true, false, a number of hops, or the addresses of the proxies'],
-    [{ ...minimal, RPC_TRANSPORT_URL: 'amqp://127.0.0.1' }, 'RPC_TRANSPORT_URL must be off, or a redis://, rediss:// or nats:// URL'],
+    [{ ...minimal, RPC_TRANSPORT_URL: 'mqtt://127.0.0.1' }, 'RPC_TRANSPORT_URL must be off, or a redis://, rediss://, nats://, amqp:// or amqps:// URL'],
     [
       { ...minimal, RPC_TENANT_INBOX_PREFIX: '_INBOX.>' },
       'RPC_TENANT_INBOX_PREFIX must be off, or NATS subject tokens with {tenant} in the last one, like _INBOX_{tenant}',
     ],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'billing' }, 'MESSAGE_TRANSPORTS entry 1 must be name=url'],
-    [{ ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' }, 'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss:// or nats:// URL'],
+    [
+      { ...minimal, MESSAGE_TRANSPORTS: 'billing=http://x' },
+      'MESSAGE_TRANSPORTS transport "billing" must have a redis://, rediss://, nats://, amqp://, amqps://, mqtt:// or mqtts:// URL',
+    ],
     [{ ...minimal, MESSAGE_TRANSPORTS: 'a=nats://x,a=nats://y' }, 'MESSAGE_TRANSPORTS transport "a" is listed twice'],
     [{ ...minimal, BACKOFF_BASE_MS: '5000', BACKOFF_MAX_MS: '1000' }, 'BACKOFF_BASE_MS (5000) must not exceed BACKOFF_MAX_MS (1000)'],
     [{ ...minimal, LOG_FORMAT: 'pretty' }, "LOG_FORMAT Invalid enum value. Expected 'text' | 'json'"],

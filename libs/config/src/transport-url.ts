@@ -1,4 +1,4 @@
-import { TransportUrl, parseTransportUrl } from '@punctual/contract';
+import { TRANSPORT_SCHEMES, TransportUrl, parseTransportUrl } from '@punctual/contract';
 
 /** The name of the transport a MESSAGE action uses when it names none. */
 export const DEFAULT_MESSAGE_TRANSPORT = 'default';
@@ -22,7 +22,7 @@ export function parseMessageTransports(raw: string): { transports: Map<string, T
     const transport = parseTransportUrl(entry.slice(separator + 1).trim());
     if (separator < 1 || !TRANSPORT_NAME.test(name)) problems.push(`entry ${index + 1} must be name=url with a name of 1 to 64 of A-Z a-z 0-9 _ -`);
     else if (transports.has(name)) problems.push(`transport "${name}" is listed twice`);
-    else if (!transport) problems.push(`transport "${name}" must have a redis://, rediss:// or nats:// URL`);
+    else if (!transport) problems.push(`transport "${name}" must have ${TRANSPORT_SCHEMES}`);
     else transports.set(name, transport);
   }
   return { transports, problems };

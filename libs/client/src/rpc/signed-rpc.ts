@@ -22,7 +22,8 @@ export interface SignedRpcOptions extends TransportSettings {
   /**
    * The transport's URL (the client then owns the connection and closes it), or a `ClientProxy` of the caller's.
    * On a NATS server shared by tenants, the URL carries the tenant's NATS user (`nats://user:password@host:port`),
-   * and `inboxPrefix` the prefix that user may subscribe to.
+   * and `inboxPrefix` the prefix that user may subscribe to. On RabbitMQ, the URL names the tenant's user and
+   * the virtual host (`amqp://user:password@host:port/vhost`), and `?queue=` the API's queue when not `punctual`.
    */
   transport: string | TransportUrl | ClientProxy;
   keyId: string;
@@ -42,7 +43,10 @@ export class SignedRpc {
 
   constructor(private readonly options: SignedRpcOptions) {
     this.ownsProxy = !(options.transport instanceof ClientProxy);
-    this.proxy = options.transport instanceof ClientProxy ? options.transport : ClientProxyFactory.create(microserviceOptions(options.transport, options));
+    this.proxy =
+      options.transport instanceof ClientProxy
+        ? options.transport
+        : ClientProxyFactory.create(microserviceOptions(options.transport, { declareQueue: false, ...options }));
   }
 
   /** The signed message for `body` on `pattern`, as `send` puts it on the wire. */

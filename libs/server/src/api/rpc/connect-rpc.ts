@@ -6,12 +6,15 @@ import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { KeyRegistry } from '@app/signature';
+import { AckAfterReplyRmqServer } from './ack-after-reply-rmq-server';
 import { OnceOnlyRedisServer } from './once-only-redis-server';
 import { judgeRpcTransport, tenantsWithKeys } from './rpc-trust';
 import { TenantInboxNatsServer } from './tenant-inbox-nats-server';
 
 /** The queue group of the API processes on NATS. */
 const NATS_QUEUE = 'punctual-api';
+/** The requests a process takes from the RabbitMQ queue before it has answered them. */
+const RMQ_PREFETCH = 32;
 
 /**
  * Makes the API a hybrid application: besides HTTP, it serves the message patterns on
@@ -36,11 +39,15 @@ export async function connectRpc(app: INestApplication): Promise<void> {
 
 /**
  * Each message is handled by one API process, however many serve: on NATS they share one queue
- * group, which delivers each message to one member; on Redis, whose pub/sub delivers it to every
+ * group, which delivers each message to one member; on RabbitMQ they consume one durable queue,
+ * which does the same (AckAfterReplyRmqServer); on Redis, whose pub/sub delivers it to every
  * subscriber, the processes claim it (OnceOnlyRedisServer).
  */
 function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyRegistry, metrics: PunctualMetrics): MicroserviceOptions {
   const options = microserviceOptions(transport);
+  if (options.transport === Transport.RMQ) {
+    return { strategy: new AckAfterReplyRmqServer({ ...options.options, prefetchCount: RMQ_PREFETCH }) };
+  }
   if (options.transport === Transport.NATS) {
     const nats = { ...options.options, queue: NATS_QUEUE } as Required<NatsOptions>['options'];
     const inboxPrefix = config.rpc.tenantInboxPrefix;
@@ -57,6 +64,7 @@ function rpcServer(config: PunctualConfig, transport: TransportUrl, keys: KeyReg
 
 /** Where replies go, said at boot so that a client whose calls time out can be told why. */
 function replyRule(config: PunctualConfig, transport: TransportUrl): string {
+  if (transport.kind === 'rmq') return ', answering only on direct reply-to';
   if (transport.kind !== 'nats') return '';
   const prefix = config.rpc.tenantInboxPrefix;
   if (!prefix) return ', answering into any reply subject (RPC_TENANT_INBOX_PREFIX=off)';

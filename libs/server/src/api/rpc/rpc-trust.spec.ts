@@ -51,6 +51,17 @@ describe('judgeRpcTransport: which transport a tenant may be handed', () => {
     expect(count).not.toHaveBeenCalled();
   });
 
+  it('serves RabbitMQ as configured, without counting tenants: replies go only to direct reply-to', async () => {
+    const count = jest.fn(tenants(5));
+    expect(
+      await judgeRpcTransport(
+        { transport: { kind: 'rmq', url: 'amqp://127.0.0.1:5672' }, isQueueRedisByDefault: false, tenantInboxPrefix: null, tenantInboxAlways: false },
+        count,
+      ),
+    ).toEqual({ serve: true, warning: null });
+    expect(count).not.toHaveBeenCalled();
+  });
+
   it('serves NATS that answers into any inbox, warning once several tenants hold keys', async () => {
     const nats = {
       transport: { kind: 'nats', url: 'nats://127.0.0.1:4222' },

@@ -13,10 +13,14 @@ export type RpcServing = { serve: true; warning: string | null } | { serve: fals
  * RPC_TRANSPORT_URL is unset, serves RPC only while one tenant holds keys (any more could only call
  * through it by sharing that Redis); a Redis named on purpose is served, with a warning once tenants
  * share it. NATS with a user per tenant keeps them apart; Punctual cannot see a server's users, so
- * it takes NATS as configured, with a warning when it would answer into any tenant's inbox.
+ * it takes NATS as configured, with a warning when it would answer into any tenant's inbox. RabbitMQ
+ * with a user per tenant (no right to read or declare Punctual's queue) keeps them apart too, and is
+ * taken as configured: replies go only to direct reply-to, which no other connection reads.
  */
 export async function judgeRpcTransport(rpc: PunctualConfig['rpc'], countTenantsWithKeys: () => Promise<number>): Promise<RpcServing> {
-  if (rpc.transport === null || (rpc.transport.kind === 'nats' && rpc.tenantInboxPrefix !== null)) return { serve: true, warning: null };
+  if (rpc.transport === null || rpc.transport.kind === 'rmq' || (rpc.transport.kind === 'nats' && rpc.tenantInboxPrefix !== null)) {
+    return { serve: true, warning: null };
+  }
   const tenantsWithKeys = await countTenantsWithKeys();
   if (tenantsWithKeys < 2) return { serve: true, warning: null };
   if (rpc.transport.kind === 'nats') {
