@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GrpcTargetCheck } from '@app/built-in-actions';
 import { OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
 import { ActionCommands } from './action-commands.service';
@@ -12,7 +13,7 @@ import { TenantQuotas } from './tenant-quotas';
 @Module({
   imports: [SignatureModule, OutboundModule],
   controllers: [ActionsController],
-  providers: [ActionCommands, ActionQueries, ActionInputChecks, DeadLettersService, TenantQuotas],
+  providers: [ActionCommands, ActionQueries, ActionInputChecks, DeadLettersService, TenantQuotas, GrpcTargetCheck],
   exports: [ActionCommands, ActionQueries, DeadLettersService],
 })
 export class ActionsModule {}
