@@ -12,7 +12,7 @@ const reflectionPackage: Namespace = {
   nested: {
     ServerReflection: {
       methods: {
-        ServerReflectionInfo: { requestType: 'ServerReflectionRequest', requestStream: true, responseType: 'ServerReflectionResponse', responseStream: true, comment: null },
+        ServerReflectionInfo: { requestType: 'ServerReflectionRequest', requestStream: true, responseType: 'ServerReflectionResponse', responseStream: true, comment: '' },
       },
     },
     ServerReflectionRequest: { fields: { host: { type: 'string', id: 1 }, file_containing_symbol: { type: 'string', id: 4 } } },
@@ -32,7 +32,7 @@ const reflectionPackage: Namespace = {
 const descriptorSetPackage: Namespace = {
   nested: {
     FileSet: { fields: { file: { rule: 'repeated', type: 'bytes', id: 1 } } },
-    Encoder: { methods: { Encode: { requestType: 'FileSet', responseType: 'FileSet', comment: null } } },
+    Encoder: { methods: { Encode: { requestType: 'FileSet', responseType: 'FileSet', comment: '' } } },
   },
 };
 
