@@ -1,4 +1,5 @@
 import { status } from '@grpc/grpc-js';
+import { canonicalJson } from '@punctual/contract';
 import { ActionFulfillment, Fulfillment, FulfillmentContext, FulfillmentResult, PermanentFulfillmentError } from '@punctual/sdk';
 import { GrpcCaller, GrpcStatusError, OutboundError, PermanentOutboundError, UnknownGrpcMethodError } from '@app/outbound';
 import { redactedExcerpt } from '../http-request/call-note';
@@ -13,7 +14,8 @@ const PERMANENT_STATUSES = new Set([status.INVALID_ARGUMENT, status.NOT_FOUND, s
 /**
  * Calls the action's unary gRPC method through the `GrpcCaller` (egress policy, reflection or the
  * configured protos), with `idempotency-key` and the attempt's Standard Webhooks signature over
- * the JSON of `message` (`context.sign`, as HTTP_REQUEST signs its body) as metadata. OK is
+ * the canonical JSON of `message` (`context.sign`, as HTTP_REQUEST signs its body) as metadata:
+ * the receiver gets protobuf, so it verifies against the message's JSON with sorted keys. OK is
  * success, its reply's JSON (1 KiB) the note; the statuses of `PERMANENT_STATUSES`, a method the
  * target does not serve and a refused destination fail the action at once; any other status, no
  * answer or a timeout fails the attempt, retried by the retry policy. Notes name the target, the
@@ -24,7 +26,7 @@ export class GrpcFulfillment implements ActionFulfillment<GrpcData> {
   constructor(private readonly caller: GrpcCaller) {}
 
   async fulfill(data: GrpcData, context: FulfillmentContext): Promise<FulfillmentResult> {
-    const signature = await context.sign(JSON.stringify(data.message));
+    const signature = await context.sign(canonicalJson(data.message));
     const metadata = { ...lowerCased(data.metadata), 'idempotency-key': context.idempotencyKey, ...signature };
     const secrets = [...Object.values(data.metadata ?? {}), signature['webhook-signature']];
     const what = `GRPC ${data.service}/${data.method} on ${data.target}`;

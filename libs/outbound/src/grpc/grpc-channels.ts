@@ -62,7 +62,9 @@ export class GrpcChannels {
       if (refusal) throw new DestinationNotAllowedError(refusal);
       return host;
     }
-    return (await this.addresses.of(host))[0].address;
+    // IPv4 first: `localhost` often resolves to ::1 first while servers listen on 127.0.0.1 only.
+    const allowed = await this.addresses.of(host);
+    return (allowed.find((a) => a.family === 4) ?? allowed[0]).address;
   }
 
   private open(key: string, target: GrpcTarget, address: string, tls: boolean): Entry {
