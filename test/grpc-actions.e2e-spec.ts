@@ -2,10 +2,9 @@ import { status } from '@grpc/grpc-js';
 import { INestApplicationContext } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { canonicalJson } from '@punctual/contract';
-import { waitUntil } from '@app/testing';
+import { GrpcTestServer, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { messageText, storedCounts } from './support/fixtures';
-import { GrpcTestServer } from './support/grpc-test-server';
 import { queuedJobs } from './support/queue-state';
 import { startWorker } from './support/worker-test-app';
 
@@ -112,7 +111,10 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
     });
 
     it('a service the target does not serve', async () => {
-      await expectRefused(ship('order-x', { service: 'punctual.test.Invoices' }), /^data\.service: service punctual\.test\.Invoices is not served by the target$/);
+      await expectRefused(
+        ship('order-x', { service: 'punctual.test.Invoices' }),
+        /^data\.service: service punctual\.test\.Invoices is not served by the target$/,
+      );
     });
 
     it('a streaming method', async () => {
@@ -121,7 +123,11 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
 
     it.each([
       ['a link-local address', '169.254.169.254:50051', /data\.target: the destination is not allowed \(169\.254\.169\.254 is a link-local address\)/],
-      ['a loopback address outside the allow-list', '127.0.0.2:50051', /data\.target: the destination is not allowed \(127\.0\.0\.2 is a loopback address\)/],
+      [
+        'a loopback address outside the allow-list',
+        '127.0.0.2:50051',
+        /data\.target: the destination is not allowed \(127\.0\.0\.2 is a loopback address\)/,
+      ],
       ['a private address', '[fd00::1]:443', /data\.target: the destination is not allowed \(fd00::1 is a private address\)/],
     ])('a target at %s, without connecting to it', async (_name, target, message) => {
       await expectRefused(ship('order-x', { target }), message);
@@ -129,7 +135,11 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
   });
 
   it('accepts an action whose target cannot be asked (nothing listens there): the worker judges it when it calls', async () => {
-    const response = await api.client.post('/actions', { action: 'GRPC', executionTime: Date.now() + 3_600_000, data: ship('order-later', { target: '127.0.0.1:1' }) });
+    const response = await api.client.post('/actions', {
+      action: 'GRPC',
+      executionTime: Date.now() + 3_600_000,
+      data: ship('order-later', { target: '127.0.0.1:1' }),
+    });
     expect(response.status).toBe(201);
     await api.client.delete(`/actions/${response.body.id}`);
   });

@@ -110,7 +110,10 @@ const allowedHosts = z.string().transform((raw, ctx) => {
 
 /** `GRPC_PROTO_PATHS`: `.proto` files, comma-separated, that exist when the process starts. */
 const protoPaths = z.string().transform((raw, ctx) => {
-  const paths = raw.split(',').map((path) => path.trim()).filter(Boolean);
+  const paths = raw
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
   for (const path of paths) {
     if (!path.endsWith('.proto') || !existsSync(path)) ctx.addIssue({ code: 'custom', message: `${path} is not an existing .proto file` });
   }

@@ -10,7 +10,9 @@ function IsGrpcTarget() {
     name: 'isGrpcTarget',
     validator: {
       validate: (value: unknown) => typeof value === 'string' && parseGrpcTarget(value) !== null,
-      defaultMessage: buildMessage((prefix) => `${prefix}$property must be host:port (a host name or an IP address, IPv6 in brackets, and a port from 1 to 65535)`),
+      defaultMessage: buildMessage(
+        (prefix) => `${prefix}$property must be host:port (a host name or an IP address, IPv6 in brackets, and a port from 1 to 65535)`,
+      ),
     },
   });
 }
@@ -18,7 +20,8 @@ function IsGrpcTarget() {
 /** A JSON object (not an array, not null) of at most `MAX_GRPC_MESSAGE_BYTES`. */
 function IsMessageObject() {
   const problem = (value: unknown): string | null => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'must be a JSON object, the request message with its fields as the proto names them';
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      return 'must be a JSON object, the request message with its fields as the proto names them';
     const bytes = Buffer.byteLength(JSON.stringify(value));
     return bytes > MAX_GRPC_MESSAGE_BYTES ? `takes ${bytes} bytes as JSON; at most ${MAX_GRPC_MESSAGE_BYTES} are sent` : null;
   };

@@ -32,12 +32,20 @@ export class GrpcFulfillment implements ActionFulfillment<GrpcData> {
     const what = `GRPC ${data.service}/${data.method} on ${data.target}`;
     let reply: object;
     try {
-      reply = await this.caller.call({ ...data, tls: data.tls ?? false, timeoutMs: data.timeoutMs ?? DEFAULT_GRPC_TIMEOUT_MS, metadata, signal: context.signal });
+      reply = await this.caller.call({
+        ...data,
+        tls: data.tls ?? false,
+        timeoutMs: data.timeoutMs ?? DEFAULT_GRPC_TIMEOUT_MS,
+        metadata,
+        signal: context.signal,
+      });
     } catch (error) {
       if (!(error instanceof OutboundError)) throw error;
       const message = `${what} ${redactedExcerpt(error.message, secrets)}`;
       const permanent =
-        error instanceof PermanentOutboundError || error instanceof UnknownGrpcMethodError || (error instanceof GrpcStatusError && PERMANENT_STATUSES.has(error.code));
+        error instanceof PermanentOutboundError ||
+        error instanceof UnknownGrpcMethodError ||
+        (error instanceof GrpcStatusError && PERMANENT_STATUSES.has(error.code));
       throw permanent ? new PermanentFulfillmentError(message, { cause: error }) : new Error(message, { cause: error });
     }
     return { note: `${what}: OK ${redactedExcerpt(JSON.stringify(reply), secrets)}` };

@@ -63,7 +63,9 @@ export class GrpcCaller implements OnApplicationShutdown {
         try {
           request = method.serialize(call.message);
         } catch (error) {
-          throw new InvalidOutboundRequestError(`the message does not fit the request type of ${call.service}/${call.method} (${(error as Error).message})`);
+          throw new InvalidOutboundRequestError(
+            `the message does not fit the request type of ${call.service}/${call.method} (${(error as Error).message})`,
+          );
         }
         return unary(client, method, request, call, deadline);
       }),

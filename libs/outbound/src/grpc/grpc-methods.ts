@@ -29,7 +29,8 @@ export class GrpcMethods {
   private readonly reflected = new LRUCache<string, PackageDefinition>({ max: 1000, ttl: REFLECTED_TTL_MS });
 
   constructor(protoPaths: readonly string[]) {
-    this.configured = protoPaths.length === 0 ? {} : loadSync([...protoPaths], { ...GRPC_LOAD_OPTIONS, includeDirs: [...new Set(protoPaths.map(dirname))] });
+    this.configured =
+      protoPaths.length === 0 ? {} : loadSync([...protoPaths], { ...GRPC_LOAD_OPTIONS, includeDirs: [...new Set(protoPaths.map(dirname))] });
   }
 
   /** @param client a channel to the target, asked when the configured protos do not name the service. */
@@ -51,9 +52,11 @@ export class GrpcMethods {
 function methodIn(definitions: PackageDefinition, service: string, method: string): GrpcMethod {
   const methods = definitions[service] as Record<string, MethodDefinition<object, object>> | undefined;
   // Reflection answers with the file that declares a symbol: that symbol may be a message, not a service.
-  if (!methods || typeof methods !== 'object' || 'format' in methods) throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
+  if (!methods || typeof methods !== 'object' || 'format' in methods)
+    throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
   const definition = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (!definition) throw new UnknownGrpcMethodError('method', `service ${service} has no method ${method}`);
-  if (definition.requestStream || definition.responseStream) throw new UnknownGrpcMethodError('method', `${service}/${method} is a streaming method; only unary methods are called`);
+  if (definition.requestStream || definition.responseStream)
+    throw new UnknownGrpcMethodError('method', `${service}/${method} is a streaming method; only unary methods are called`);
   return { path: definition.path, serialize: definition.requestSerialize, deserialize: definition.responseDeserialize };
 }

@@ -27,7 +27,8 @@ export async function reflectService(client: Client, service: string, limits: Lo
       throw new GrpcStatusError(code ?? status.UNKNOWN, details ?? '');
     }
     if (response.error_response) {
-      if (response.error_response.error_code === status.NOT_FOUND) throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
+      if (response.error_response.error_code === status.NOT_FOUND)
+        throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
       throw new GrpcStatusError(response.error_response.error_code ?? status.UNKNOWN, response.error_response.error_message ?? '');
     }
     const files = response.file_descriptor_response?.file_descriptor_proto ?? [];

@@ -12,7 +12,13 @@ const reflectionPackage: Namespace = {
   nested: {
     ServerReflection: {
       methods: {
-        ServerReflectionInfo: { requestType: 'ServerReflectionRequest', requestStream: true, responseType: 'ServerReflectionResponse', responseStream: true, comment: '' },
+        ServerReflectionInfo: {
+          requestType: 'ServerReflectionRequest',
+          requestStream: true,
+          responseType: 'ServerReflectionResponse',
+          responseStream: true,
+          comment: '',
+        },
       },
     },
     ServerReflectionRequest: { fields: { host: { type: 'string', id: 1 }, file_containing_symbol: { type: 'string', id: 4 } } },
@@ -65,7 +71,7 @@ export interface ReflectionMethod {
 /** The stream method of one version of the reflection service, with its encoder and decoder. */
 export function reflectionMethod(version: ReflectionVersion): ReflectionMethod {
   const method = methodOf(`grpc.reflection.${version}.ServerReflection`, 'ServerReflectionInfo');
-  return { path: method.path, serialize: method.requestSerialize, deserialize: method.responseDeserialize as (bytes: Buffer) => ReflectionResponse };
+  return { path: method.path, serialize: method.requestSerialize, deserialize: method.responseDeserialize };
 }
 
 /** The files of a reflection answer as one `FileDescriptorSet`, as proto-loader reads it. */

@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const ORDERS_PROTO = join(__dirname, '..', 'fixtures', 'grpc', 'orders.proto');
+/** The service GRPC specs call, `punctual.test.Orders`. */
+export const ORDERS_PROTO = join(__dirname, '..', '..', '..', 'test', 'fixtures', 'grpc', 'orders.proto');
 
 export interface ShipCall {
   readonly request: { order_id?: string; quantity?: number };
@@ -14,13 +15,14 @@ export interface ShipCall {
   readonly tls: boolean;
 }
 
-/** What `Ship` answers next: OK with a tracking code, or an error status. */
-export type ShipAnswer = { code: status.OK; tracking: string } | { code: status; details: string };
+/** What `Ship` answers next, after `delayMs`: OK with a tracking code, or an error status. */
+export type ShipAnswer = ({ code: status.OK; tracking: string } | { code: status; details: string }) & { delayMs?: number };
 
 /**
  * A gRPC server in the spec's process serving `punctual.test.Orders` and the reflection service,
  * on a plaintext port and on a TLS port whose certificate (for localhost and 127.0.0.1) a CA
  * made by `openssl` signs. `Ship` answers from `answers` per order id, OK when none is queued.
+ * Without `reflection`, clients must know the service from its proto.
  */
 export class GrpcTestServer {
   readonly calls: ShipCall[] = [];
@@ -32,6 +34,8 @@ export class GrpcTestServer {
   plainPort = 0;
   tlsPort = 0;
 
+  constructor(private readonly options: { reflection: boolean } = { reflection: true }) {}
+
   /** The CA's certificate, for GRPC_CA_FILE. */
   get caFile(): string {
     return join(this.dir, 'ca.pem');
@@ -40,14 +44,14 @@ export class GrpcTestServer {
   async start(): Promise<this> {
     const definition = loadSync(ORDERS_PROTO, { keepCase: true });
     const orders = (loadPackageDefinition(definition) as any).punctual.test.Orders;
-    new ReflectionService(definition).addToServer(this.server);
+    if (this.options.reflection) new ReflectionService(definition).addToServer(this.server);
     this.server.addService(orders.service, { Ship: this.ship(false), Track: () => undefined });
     this.plainPort = await bindTo(this.server, ServerCredentials.createInsecure());
     this.makeCertificates();
     const key = readFileSync(join(this.dir, 'server.key'));
     const cert = readFileSync(join(this.dir, 'server.pem'));
     this.tlsServer.addService(orders.service, { Ship: this.ship(true), Track: () => undefined });
-    new ReflectionService(definition).addToServer(this.tlsServer);
+    if (this.options.reflection) new ReflectionService(definition).addToServer(this.tlsServer);
     this.tlsPort = await bindTo(this.tlsServer, ServerCredentials.createSsl(null, [{ private_key: key, cert_chain: cert }]));
     return this;
   }
@@ -64,9 +68,11 @@ export class GrpcTestServer {
   private ship(tls: boolean) {
     return (call: ServerUnaryCall<ShipCall['request'], unknown>, callback: sendUnaryData<unknown>) => {
       this.calls.push({ request: call.request, metadata: textOf(call.metadata), tls });
-      const answer = this.answers.get(call.request.order_id ?? '')?.shift() ?? { code: status.OK, tracking: `T-${call.request.order_id}` };
-      if ('tracking' in answer) callback(null, { tracking_code: answer.tracking });
-      else callback({ code: answer.code, details: answer.details });
+      const answer: ShipAnswer = this.answers.get(call.request.order_id ?? '')?.shift() ?? { code: status.OK, tracking: `T-${call.request.order_id}` };
+      const reply = () =>
+        'tracking' in answer ? callback(null, { tracking_code: answer.tracking }) : callback({ code: answer.code, details: answer.details });
+      if (answer.delayMs) setTimeout(reply, answer.delayMs);
+      else reply();
     };
   }
 
@@ -77,8 +83,21 @@ export class GrpcTestServer {
     writeFileSync(at('server.ext'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
     openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', at('server.key'), '-out', at('server.csr'), '-subj', '/CN=localhost');
     openssl(
-      'x509', '-req', '-in', at('server.csr'), '-CA', at('ca.pem'), '-CAkey', at('ca.key'), '-CAcreateserial', '-out', at('server.pem'), '-days', '1',
-      '-extfile', at('server.ext'),
+      'x509',
+      '-req',
+      '-in',
+      at('server.csr'),
+      '-CA',
+      at('ca.pem'),
+      '-CAkey',
+      at('ca.key'),
+      '-CAcreateserial',
+      '-out',
+      at('server.pem'),
+      '-days',
+      '1',
+      '-extfile',
+      at('server.ext'),
     );
   }
 }
