@@ -9,6 +9,8 @@ import { GrpcTarget } from './grpc-target';
 export const MAX_GRPC_CHANNELS = 100;
 /** A channel unused this long is closed. */
 export const GRPC_CHANNEL_IDLE_MS = 60_000;
+/** The largest answer read, as for HTTP: a hostile server costs a process one such buffer (and its decoding), no more. */
+export const MAX_GRPC_ANSWER_BYTES = 1024 * 1024;
 
 interface Entry {
   readonly client: Client;
@@ -68,7 +70,7 @@ export class GrpcChannels {
   }
 
   private open(key: string, target: GrpcTarget, address: string, tls: boolean): Entry {
-    while (this.entries.size >= MAX_GRPC_CHANNELS) this.closeEntry(this.entries.keys().next().value!);
+    while (this.entries.size >= MAX_GRPC_CHANNELS) this.closeEntry(this.leastRecentlyUsed());
     const pinned = isIP(address) === 6 ? `ipv6:[${address}]:${target.port}` : `ipv4:${address}:${target.port}`;
     const channelCredentials: ChannelCredentials = tls ? credentials.createSsl(this.tlsRoots()) : credentials.createInsecure();
     const client = new Client(pinned, channelCredentials, {
@@ -76,11 +78,18 @@ export class GrpcChannels {
       'grpc.default_authority': `${target.host.includes(':') ? `[${target.host}]` : target.host}:${target.port}`,
       ...(tls && !isIP(target.host) ? { 'grpc.ssl_target_name_override': target.host } : {}),
       'grpc.enable_http_proxy': 0,
+      'grpc.max_receive_message_length': MAX_GRPC_ANSWER_BYTES,
       'grpc.enable_retries': 0,
     });
     const entry: Entry = { client, lastUsedAt: Date.now(), inFlight: 0 };
     this.entries.set(key, entry);
     return entry;
+  }
+
+  /** The least recently used channel without a call in flight, else the least recently used one. */
+  private leastRecentlyUsed(): string {
+    for (const [key, entry] of this.entries) if (entry.inFlight === 0) return key;
+    return this.entries.keys().next().value!;
   }
 
   private closeIdle(): void {

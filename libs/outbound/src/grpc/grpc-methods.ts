@@ -3,7 +3,7 @@ import { MethodDefinition, PackageDefinition, loadSync } from '@grpc/proto-loade
 import { LRUCache } from 'lru-cache';
 import { dirname } from 'node:path';
 import { UnknownGrpcMethodError } from './grpc.errors';
-import { LookupLimits, reflectService } from './grpc-reflection';
+import { LookupLimits, ReflectedService, reflectService } from './grpc-reflection';
 import { GrpcTarget } from './grpc-target';
 import { GRPC_LOAD_OPTIONS } from './proto-options';
 
@@ -17,6 +17,8 @@ export interface GrpcMethod {
 
 /** How long what a target told by reflection is reused before it is asked again (a redeployed server may change). */
 const REFLECTED_TTL_MS = 60_000;
+/** Descriptors kept at most, in bytes as received: targets choose their size, so the cache is bounded by it. */
+const REFLECTED_MAX_BYTES = 32 * 1024 * 1024;
 
 /**
  * Finds the method a GRPC action names: in the protos the deployment configures
@@ -26,7 +28,12 @@ const REFLECTED_TTL_MS = 60_000;
  */
 export class GrpcMethods {
   private readonly configured: PackageDefinition;
-  private readonly reflected = new LRUCache<string, PackageDefinition>({ max: 1000, ttl: REFLECTED_TTL_MS });
+  private readonly reflected = new LRUCache<string, ReflectedService>({
+    max: 1000,
+    ttl: REFLECTED_TTL_MS,
+    maxSize: REFLECTED_MAX_BYTES,
+    sizeCalculation: (reflected) => Math.max(1, reflected.bytes),
+  });
 
   constructor(protoPaths: readonly string[]) {
     this.configured =
@@ -42,10 +49,10 @@ export class GrpcMethods {
 
   private async reflect(client: Client, cacheKey: string, service: string, limits: LookupLimits): Promise<PackageDefinition> {
     const known = this.reflected.get(cacheKey);
-    if (known) return known;
-    const definitions = await reflectService(client, service, limits);
-    this.reflected.set(cacheKey, definitions);
-    return definitions;
+    if (known) return known.definitions;
+    const reflected = await reflectService(client, service, limits);
+    this.reflected.set(cacheKey, reflected);
+    return reflected.definitions;
   }
 }
 

@@ -10,13 +10,19 @@ export interface LookupLimits {
   readonly signal?: AbortSignal;
 }
 
+/** What a target's reflection service told of a service, and the size of the descriptors it took. */
+export interface ReflectedService {
+  readonly definitions: PackageDefinition;
+  readonly bytes: number;
+}
+
 /**
  * The definitions of `service` as the target's reflection service describes them: the file that
  * declares it and the files it imports. Asks `grpc.reflection.v1`, then `v1alpha` on servers that
  * know only that one. Rejects with `UnknownGrpcMethodError` when the server does not know the
  * service, `GrpcReflectionUnavailableError` when it has no reflection service, or the call's status.
  */
-export async function reflectService(client: Client, service: string, limits: LookupLimits): Promise<PackageDefinition> {
+export async function reflectService(client: Client, service: string, limits: LookupLimits): Promise<ReflectedService> {
   for (const version of REFLECTION_VERSIONS) {
     let response: ReflectionResponse;
     try {
@@ -31,8 +37,8 @@ export async function reflectService(client: Client, service: string, limits: Lo
         throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
       throw new GrpcStatusError(response.error_response.error_code ?? status.UNKNOWN, response.error_response.error_message ?? '');
     }
-    const files = response.file_descriptor_response?.file_descriptor_proto ?? [];
-    return loadFileDescriptorSetFromBuffer(descriptorSetOf(files), GRPC_LOAD_OPTIONS);
+    const descriptorSet = descriptorSetOf(response.file_descriptor_response?.file_descriptor_proto ?? []);
+    return { definitions: loadFileDescriptorSetFromBuffer(descriptorSet, GRPC_LOAD_OPTIONS), bytes: descriptorSet.length };
   }
   throw new GrpcReflectionUnavailableError('has no reflection service');
 }
