@@ -1,5 +1,5 @@
-import { Metadata, Server, ServerCredentials, ServerUnaryCall, sendUnaryData, status, loadPackageDefinition } from '@grpc/grpc-js';
-import { loadSync } from '@grpc/proto-loader';
+import { Metadata, Server, ServerCredentials, ServerUnaryCall, ServiceDefinition, sendUnaryData, status, loadPackageDefinition } from '@grpc/grpc-js';
+import { PackageDefinition, loadSync } from '@grpc/proto-loader';
 import { ReflectionService } from '@grpc/reflection';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ export type ShipAnswer = ({ code: status.OK; tracking: string } | { code: status
  * A gRPC server in the spec's process serving `punctual.test.Orders` and the reflection service,
  * on a plaintext port and on a TLS port whose certificate (for localhost and 127.0.0.1) a CA
  * made by `openssl` signs. `Ship` answers from `answers` per order id, OK when none is queued.
- * Without `reflection`, clients must know the service from its proto.
+ * Without reflection, clients must know the service from its proto.
  */
 export class GrpcTestServer {
   readonly calls: ShipCall[] = [];
@@ -34,7 +34,8 @@ export class GrpcTestServer {
   plainPort = 0;
   tlsPort = 0;
 
-  constructor(private readonly options: { reflection: boolean } = { reflection: true }) {}
+  /** @param reflection which reflection services it serves: both versions, only the older `v1alpha`, or none. */
+  constructor(private readonly reflection: 'all' | 'v1alpha' | 'none' = 'all') {}
 
   /** The CA's certificate, for GRPC_CA_FILE. */
   get caFile(): string {
@@ -44,14 +45,14 @@ export class GrpcTestServer {
   async start(): Promise<this> {
     const definition = loadSync(ORDERS_PROTO, { keepCase: true });
     const orders = (loadPackageDefinition(definition) as any).punctual.test.Orders;
-    if (this.options.reflection) new ReflectionService(definition).addToServer(this.server);
+    this.addReflection(definition, this.server);
     this.server.addService(orders.service, { Ship: this.ship(false), Track: () => undefined });
     this.plainPort = await bindTo(this.server, ServerCredentials.createInsecure());
     this.makeCertificates();
     const key = readFileSync(join(this.dir, 'server.key'));
     const cert = readFileSync(join(this.dir, 'server.pem'));
     this.tlsServer.addService(orders.service, { Ship: this.ship(true), Track: () => undefined });
-    if (this.options.reflection) new ReflectionService(definition).addToServer(this.tlsServer);
+    this.addReflection(definition, this.tlsServer);
     this.tlsPort = await bindTo(this.tlsServer, ServerCredentials.createSsl(null, [{ private_key: key, cert_chain: cert }]));
     return this;
   }
@@ -63,6 +64,14 @@ export class GrpcTestServer {
   async stop(): Promise<void> {
     for (const server of [this.server, this.tlsServer]) server.forceShutdown();
     rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private addReflection(definition: PackageDefinition, server: Server): void {
+    if (this.reflection === 'none') return;
+    const wanted = (service: ServiceDefinition) => this.reflection === 'all' || Object.values(service)[0].path.startsWith('/grpc.reflection.v1alpha.');
+    new ReflectionService(definition).addToServer({
+      addService: (service, implementation) => (wanted(service) ? server.addService(service, implementation) : undefined),
+    });
   }
 
   private ship(tls: boolean) {

@@ -11,7 +11,8 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
   const callerWith = (outbound: Partial<PunctualConfig['outbound']> = {}, policy = new EgressPolicy(config.outbound.allowedHosts)) =>
     new GrpcCaller(policy, new HostResolver(), { ...config, outbound: { ...config.outbound, ...outbound } });
   const reflecting = new GrpcTestServer();
-  const silent = new GrpcTestServer({ reflection: false });
+  const silent = new GrpcTestServer('none');
+  const older = new GrpcTestServer('v1alpha');
   const callers: GrpcCaller[] = [];
   const fulfillmentWith = (caller: GrpcCaller) => {
     callers.push(caller);
@@ -29,11 +30,13 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
   beforeAll(async () => {
     await reflecting.start();
     await silent.start();
+    await older.start();
   });
   afterAll(async () => {
     for (const caller of callers) caller.onApplicationShutdown();
     await reflecting.stop();
     await silent.stop();
+    await older.stop();
   });
 
   it('notes the reply as JSON, cut to 1 KiB', async () => {
@@ -107,6 +110,13 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
       note: `GRPC punctual.test.Orders/Ship on ${target}: OK {"tracking_code":"T-proto"}`,
     });
     expect(silent.callsFor('proto').map((call) => call.request)).toEqual([{ order_id: 'proto', quantity: 3 }]);
+  });
+
+  it('finds the method through v1alpha reflection on a server that has no v1', async () => {
+    const target = `127.0.0.1:${older.plainPort}`;
+    await expect(fulfillment.fulfill(data('alpha', { target }), fulfillmentContext())).resolves.toEqual({
+      note: `GRPC punctual.test.Orders/Ship on ${target}: OK {"tracking_code":"T-alpha"}`,
+    });
   });
 
   it('refuses, without calling, a message that does not fit the request type', async () => {
