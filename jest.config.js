@@ -17,6 +17,7 @@ const SPECS_WITH_SERVICES = [
   'libs/built-in-actions/src/message/message.fulfillment.spec.ts',
   // HTTP and SMTP servers on this machine, Nest modules
   'libs/built-in-actions/src/http-request/http-request.fulfillment.spec.ts',
+  'libs/built-in-actions/src/grpc/grpc.fulfillment.spec.ts',
   'libs/built-in-actions/src/send-notification/send-notification.fulfillment.spec.ts',
   'libs/server/src/worker/execution/fulfillment.registry.spec.ts',
   'libs/outbound/src/client/outbound-client.spec.ts',

@@ -111,7 +111,7 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
       [
         'an unknown action type',
         httpRequestExample(0, { action: 'FAX' }),
-        /Unknown action type "FAX". Known types: HTTP_REQUEST, MESSAGE, SEND_NOTIFICATION/,
+        /Unknown action type "FAX". Known types: GRPC, HTTP_REQUEST, MESSAGE, SEND_NOTIFICATION/,
       ],
       ['an HTTP_REQUEST without url', httpRequestExample(0, { data: { method: 'POST' } }), /data.url: url must be an http or https URL/],
       ['an HTTP_REQUEST to ftp', httpRequestExample(0, { data: { url: 'ftp://x.org/a' } }), /data.url/],

@@ -23,7 +23,7 @@ describe('Admin UI (Bull Board) and public endpoints', () => {
     const queues = await fetch(`${api.client.baseUrl}/admin/queues/api/queues`, { headers: basic('admin', 'admin-password') });
     expect(queues.status).toBe(200);
     const names = ((await queues.json()) as { queues: { name: string }[] }).queues.map((q) => q.name).sort();
-    expect(names).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION', 'webhooks']);
+    expect(names).toEqual(['GRPC', 'HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION', 'webhooks']);
   });
 
   it('serves the board with the console’s frame and content-type headers', async () => {

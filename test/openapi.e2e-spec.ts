@@ -95,7 +95,7 @@ describe('The OpenAPI document', () => {
   it('chooses the data schema by action, from the schemas the API validates with, with examples in the future', () => {
     const create = document.components.schemas.CreateActionDto;
     expect(create.discriminator.propertyName).toBe('action');
-    expect(Object.keys(create.discriminator.mapping).sort()).toEqual(['HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION']);
+    expect(Object.keys(create.discriminator.mapping).sort()).toEqual(['GRPC', 'HTTP_REQUEST', 'MESSAGE', 'SEND_NOTIFICATION']);
     expect(document.components.schemas.MessageData.required).toEqual(['pattern']);
     const examples = JSON.stringify(document).match(/"example":"\d{4}-\d\d-\d\dT[^"]+"/g) ?? [];
     for (const example of examples) expect(Date.parse(example.slice(11, -1))).toBeGreaterThan(Date.now());

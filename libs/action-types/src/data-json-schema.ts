@@ -8,6 +8,7 @@ export type JsonSchema = Record<string, unknown>;
 /** What each validator says about a property, for the validators action-type schemas use. */
 const BY_VALIDATOR: Record<string, (constraints: unknown[]) => JsonSchema> = {
   isString: () => ({ type: 'string' }),
+  maxLength: ([max]) => ({ type: 'string', maxLength: max }),
   isLength: ([min, max]) => ({ type: 'string', minLength: min, ...(max === undefined ? {} : { maxLength: max }) }),
   isIn: ([values]) => ({ enum: values }),
   isEnum: ([entity]) => ({ enum: Object.values(entity as object) }),
@@ -23,6 +24,13 @@ const BY_VALIDATOR: Record<string, (constraints: unknown[]) => JsonSchema> = {
   isSendableHeaders: () => ({
     description:
       'Sent as given. Not Host, Forwarded, X-Forwarded-* nor the headers Punctual sets (Idempotency-Key, webhook-*, Content-Length, Transfer-Encoding)',
+  }),
+  isGrpcTarget: () => ({ type: 'string', description: 'host:port: a host name or an IP address (IPv6 in brackets) and a port' }),
+  isMessageObject: () => ({ type: 'object', description: 'The request message as JSON, field names as the proto spells them; at most 64 KiB' }),
+  isSendableMetadata: () => ({
+    type: 'object',
+    additionalProperties: { type: 'string' },
+    description: 'Sent as gRPC metadata. Not grpc-*, *-bin, the headers gRPC sets nor those Punctual sets (idempotency-key, webhook-*)',
   }),
 };
 

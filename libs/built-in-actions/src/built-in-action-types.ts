@@ -1,5 +1,7 @@
 import { Type } from '@nestjs/common';
 import { ActionTypeDefinition } from '@punctual/sdk';
+import { GrpcModule } from './grpc/grpc.module';
+import { GRPC } from './grpc/grpc.type';
 import { HttpRequestModule } from './http-request/http-request.module';
 import { HTTP_REQUEST } from './http-request/http-request.type';
 import { MessageModule } from './message/message.module';
@@ -21,6 +23,7 @@ export const BUILT_IN_ACTIONS: readonly BuiltInActionType[] = [
   { definition: HTTP_REQUEST, fulfillmentModule: HttpRequestModule },
   { definition: SEND_NOTIFICATION, fulfillmentModule: SendNotificationModule },
   { definition: MESSAGE, fulfillmentModule: MessageModule },
+  { definition: GRPC, fulfillmentModule: GrpcModule },
 ];
 
 /** The types every deployment knows. */

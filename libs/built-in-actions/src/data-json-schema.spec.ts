@@ -1,3 +1,4 @@
+import { GRPC } from './grpc/grpc.type';
 import { HTTP_REQUEST } from './http-request/http-request.type';
 import { MESSAGE } from './message/message.type';
 import { SEND_NOTIFICATION } from './send-notification/send-notification.type';
@@ -29,5 +30,14 @@ describe('dataJsonSchema', () => {
     const notification = dataJsonSchema(SEND_NOTIFICATION.dataClass);
     expect(notification.required).toEqual(['notificationType', 'templateType', 'subject', 'name']);
     expect(notification.properties).toMatchObject({ notificationType: { enum: ['SMS', 'EMAIL', 'PUSH'] }, email: { type: 'string', format: 'email' } });
+    const grpc = dataJsonSchema(GRPC.dataClass);
+    expect(grpc.required).toEqual(['target', 'service', 'method', 'message']);
+    expect(grpc.properties).toMatchObject({
+      target: { type: 'string', description: expect.stringContaining('host:port') },
+      service: { type: 'string', maxLength: 256, pattern: expect.any(String) },
+      message: { type: 'object' },
+      metadata: { type: 'object', additionalProperties: { type: 'string' } },
+      tls: { type: 'boolean' },
+    });
   });
 });

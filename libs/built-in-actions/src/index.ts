@@ -1,4 +1,7 @@
 export * from './built-in-action-types';
+export * from './grpc/grpc.data';
+export * from './grpc/grpc.type';
+export * from './grpc/grpc-target.check';
 export * from './http-request/http-request.data';
 export * from './http-request/http-request.type';
 export * from './http-request/sendable-headers.validator';

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { parseTransportUrl } from '@punctual/contract';
 import { TRACE_SAMPLERS } from './punctual-config';
@@ -106,6 +107,20 @@ const allowedHosts = z.string().transform((raw, ctx) => {
   for (const problem of parsed.problems) ctx.addIssue({ code: 'custom', message: problem });
   return parsed.hosts;
 });
+
+/** `GRPC_PROTO_PATHS`: `.proto` files, comma-separated, that exist when the process starts. */
+const protoPaths = z.string().transform((raw, ctx) => {
+  const paths = raw
+    .split(',')
+    .map((path) => path.trim())
+    .filter(Boolean);
+  for (const path of paths) {
+    if (!path.endsWith('.proto') || !existsSync(path)) ctx.addIssue({ code: 'custom', message: `${path} is not an existing .proto file` });
+  }
+  return paths;
+});
+
+const existingFile = z.string().refine((path) => existsSync(path), 'must name an existing file');
 
 /** `TRUST_PROXY`: which peers may say, in X-Forwarded-* headers, whom and over what a request came from. */
 const trustProxy = z.string().transform((raw, ctx) => {
@@ -223,6 +238,9 @@ export const envSchema = z.object({
   WORKER_CONCURRENCY: positiveInt.default(10),
   ACTION_RATE_LIMITS: rateLimits.optional(),
   OUTBOUND_ALLOWED_HOSTS: allowedHosts.optional(),
+  // GRPC actions: protos that name services besides what targets tell by reflection, and a CA trusted besides the system's.
+  GRPC_PROTO_PATHS: protoPaths.optional(),
+  GRPC_CA_FILE: existingFile.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
   RPC_TENANT_INBOX_PREFIX: tenantInboxPrefix.optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),

@@ -87,7 +87,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
       httpPort: env.WORKER_HTTP_PORT,
     },
-    outbound: { allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS },
+    outbound: {
+      allowedHosts: env.OUTBOUND_ALLOWED_HOSTS ?? NO_ALLOWED_HOSTS,
+      grpcProtoPaths: env.GRPC_PROTO_PATHS ?? [],
+      grpcCaFile: env.GRPC_CA_FILE ?? null,
+    },
     rpc: {
       transport: env.RPC_TRANSPORT_URL === 'off' ? null : parseTransportUrl(env.RPC_TRANSPORT_URL ?? redis.url),
       isQueueRedisByDefault: env.RPC_TRANSPORT_URL === undefined,

@@ -108,6 +108,10 @@ export abstract class PunctualConfig {
      * deliveries may still reach; every other internal address is refused.
      */
     readonly allowedHosts: AllowedHosts;
+    /** `.proto` files whose services GRPC actions may call without asking the target's reflection service. */
+    readonly grpcProtoPaths: readonly string[];
+    /** A PEM file of CAs that GRPC actions with `tls` trust besides the system's; null for none. */
+    readonly grpcCaFile: string | null;
   };
   abstract readonly rpc: {
     /** Where the API serves its message patterns to sibling apps; null when turned off. */

@@ -1,6 +1,7 @@
 export * from './action-types';
 export * from './actions';
 export * from './calendars';
+export * from './canonical-json';
 export * from './error-body';
 export * from './message-signature';
 export * from './rpc';

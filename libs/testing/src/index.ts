@@ -1,3 +1,4 @@
+export * from './grpc-test-server';
 export * from './http-receiver';
 export * from './test-http';
 export * from './test-keys';

@@ -24,12 +24,18 @@ export function hostOf(url: string): string {
  * URL or its path and query, a query value, a header value) replaced by `[redacted]`.
  */
 export function bodyExcerpt(body: Buffer, url: string, headerValues: readonly string[]): string {
-  let text = body.toString('utf8');
-  for (const value of callValues(url, headerValues)) text = text.split(value).join(MASK);
-  return Buffer.from(text, 'utf8').subarray(0, EXCERPT_BYTES).toString('utf8');
+  return redactedExcerpt(body.toString('utf8'), callValues(url, headerValues));
 }
 
-/** Longest first, so that a URL is masked whole before its parts. */
+/** The first 1 KiB of `text`, with each of `values` long enough to be a secret replaced by `[redacted]`. */
+export function redactedExcerpt(text: string, values: readonly string[]): string {
+  let masked = text;
+  const secrets = [...new Set(values)].filter((value) => value.length >= MIN_MASKED_LENGTH).sort((a, b) => b.length - a.length);
+  for (const value of secrets) masked = masked.split(value).join(MASK);
+  return Buffer.from(masked, 'utf8').subarray(0, EXCERPT_BYTES).toString('utf8');
+}
+
+/** Every value of the call a receiver may echo back; `redactedExcerpt` masks the longest first, so that a URL is masked whole before its parts. */
 function callValues(text: string, headerValues: readonly string[]): string[] {
   const values = [...headerValues];
   try {
@@ -46,7 +52,7 @@ function callValues(text: string, headerValues: readonly string[]): string[] {
   } catch {
     values.push(text);
   }
-  return [...new Set(values)].filter((value) => value.length >= MIN_MASKED_LENGTH).sort((a, b) => b.length - a.length);
+  return values;
 }
 
 function decodeOrSame(text: string): string {

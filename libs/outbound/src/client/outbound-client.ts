@@ -1,9 +1,9 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { LookupAddress } from 'node:dns';
+import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { Agent as HttpAgent, ClientRequest, IncomingHttpHeaders, IncomingMessage, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { LookupFunction } from 'node:net';
 import { urlToHttpOptions } from 'node:url';
+import { AllowedAddresses } from '../egress/allowed-addresses';
 import { EgressPolicy } from '../egress/egress-policy';
 import { isIpAddress } from '../egress/ip-address';
 import { HostResolver } from './host-resolver';
@@ -45,21 +45,24 @@ export interface OutboundResponse {
  */
 @Injectable()
 export class OutboundClient implements OnApplicationShutdown {
-  private readonly logger = new Logger(OutboundClient.name);
   // Own agents, so that a kept-alive socket was always opened under this client's policy.
   private readonly httpAgent = new HttpAgent({ keepAlive: true });
   private readonly httpsAgent = new HttpsAgent({ keepAlive: true });
   private readonly lookup: LookupFunction = (hostName, options, callback) => {
-    this.allowedAddressesOf(hostName, options.family).then(
+    this.addresses.of(hostName, options.family).then(
       (addresses) => (options.all ? callback(null, addresses) : callback(null, addresses[0].address, addresses[0].family)),
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
 
+  private readonly addresses: AllowedAddresses;
+
   constructor(
     private readonly policy: EgressPolicy,
-    private readonly resolver: HostResolver,
-  ) {}
+    resolver: HostResolver,
+  ) {
+    this.addresses = new AllowedAddresses(policy, resolver);
+  }
 
   /** Resolves with the answer, whatever its status; rejects with an `OutboundError` when there is no complete answer. */
   async send(request: OutboundRequest): Promise<OutboundResponse> {
@@ -92,19 +95,6 @@ export class OutboundClient implements OnApplicationShutdown {
   onApplicationShutdown(): void {
     this.httpAgent.destroy();
     this.httpsAgent.destroy();
-  }
-
-  /** The addresses of `hostName` that may be connected to; refuses when there are none. */
-  private async allowedAddressesOf(hostName: string, family: number | string | undefined): Promise<LookupAddress[]> {
-    const wanted = family === 4 || family === 'IPv4' ? 4 : family === 6 || family === 'IPv6' ? 6 : null;
-    const resolved = (await this.resolver.resolve(hostName)).filter((a) => wanted === null || a.family === wanted);
-    if (resolved.length === 0) throw Object.assign(new Error(`no address for ${hostName}`), { code: 'ENOTFOUND' });
-    if (this.policy.allowsHostName(hostName)) return resolved;
-    const allowed = resolved.filter((a) => !this.policy.refusalOfAddress(a.address));
-    if (allowed.length > 0) return allowed;
-    // The addresses go to the operator's log only: the action's history is readable by API clients.
-    this.logger.warn(`Refused ${hostName}: ${resolved.map((a) => this.policy.refusalOfAddress(a.address)).join('; ')}`);
-    throw new DestinationNotAllowedError(`${hostName} resolves to no allowed address`);
   }
 }
 

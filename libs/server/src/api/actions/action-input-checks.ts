@@ -4,14 +4,15 @@ import { PunctualConfig } from '@app/config';
 import { ActionEntity, CalendarsRepository, NewAction, isCalendarDeletedMeanwhile } from '@app/database';
 import { ActionChanges, Clock, MisfirePolicy, assertRepeatInterval, newActionState } from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, MessagePermissions } from '@app/action-types';
+import { GrpcTargetCheck } from '@app/built-in-actions';
 import { EgressPolicy } from '@app/outbound';
 import { VerifiedKey } from '@app/signature';
 import { webhookUrlProblem } from '@app/webhooks';
 import { CreateActionDto } from './dto/create-action.dto';
 
 /**
- * What a create or a change must pass before the lifecycle sees it: the type's data schema and
- * the tenant's message grants, the callback URL's egress policy, the calendars it names. Each
+ * What a create or a change must pass before the lifecycle sees it: the type's data schema, the
+ * tenant's message grants and a GRPC target's methods, the callback URL's egress policy, the calendars it names. Each
  * refusal is a 400 naming the field.
  */
 @Injectable()
@@ -23,6 +24,7 @@ export class ActionInputChecks {
     private readonly config: PunctualConfig,
     private readonly egress: EgressPolicy,
     private readonly messaging: MessagePermissions,
+    private readonly grpcTargets: GrpcTargetCheck,
   ) {}
 
   /** A create body as the action it makes, checked as a create is; `dataPath` names its data field in the problems. */
@@ -76,10 +78,11 @@ export class ActionInputChecks {
     if (problems.length > 0) throw new InvalidActionDataError(problems);
   }
 
-  /** Refuses (400, naming each field) data that does not fit its type, or a message its tenant may not send. */
+  /** Refuses (400, naming each field) data that does not fit its type, a message its tenant may not send, or a gRPC method its target does not serve. */
   private async validData(tenant: string, type: string, data: object, path = 'data'): Promise<void> {
     await this.types.validateData(type, data, path);
     await this.messaging.assertAllowed(tenant, type, data, path);
+    await this.grpcTargets.assertCallable(type, data, path);
   }
 
   /** A callback URL must be http(s) and not refused by the egress policy (400 naming the field). */

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GrpcTargetCheck } from '@app/built-in-actions';
 import { TenantsRepository } from '@app/database';
 import { OutboundModule } from '@app/outbound';
 import { SignatureModule } from '@app/signature';
@@ -21,6 +22,7 @@ import { RATE_LIMITERS, TENANT_LIMITS } from './tenant-quotas.ports';
     ActionInputChecks,
     DeadLettersService,
     TenantQuotas,
+    GrpcTargetCheck,
     { provide: TENANT_LIMITS, useExisting: TenantsRepository },
     { provide: RATE_LIMITERS, useClass: RedisRateLimiters },
   ],

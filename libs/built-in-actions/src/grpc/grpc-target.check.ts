@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
+import { InvalidActionDataError } from '@app/action-types';
+import { EgressPolicy, GrpcCaller, UnknownGrpcMethodError, grpcTargetUrl, parseGrpcTarget } from '@app/outbound';
+import { GrpcData } from './grpc.data';
+import { GRPC } from './grpc.type';
+
+/** How long the API waits for a target's reflection service before accepting the action unchecked. */
+export const GRPC_CHECK_TIMEOUT_MS = 2_000;
+/** Lookups running at once in one API process; past it, actions are accepted unchecked. */
+const MAX_CHECKS_IN_FLIGHT = 8;
+/** A target that could not be asked is not asked again for this long. */
+const UNASKABLE_TTL_MS = 60_000;
+
+/**
+ * What the API checks of GRPC data beyond its schema, before storing it: the target against the
+ * egress policy (as `@OutboundUrl()` fields are: IP literals and `localhost`, without DNS), then,
+ * only for an allowed destination, whether the target serves the service and the method (400
+ * naming them). A target that cannot be asked in `GRPC_CHECK_TIMEOUT_MS` (unreachable, no
+ * reflection, resolving to a refused address) is accepted: the worker judges it at every call, so
+ * the answers never tell a tenant more about a host than a call to it would.
+ */
+@Injectable()
+export class GrpcTargetCheck {
+  private inFlight = 0;
+  private readonly unaskable = new LRUCache<string, true>({ max: 1000, ttl: UNASKABLE_TTL_MS });
+
+  constructor(
+    private readonly egress: EgressPolicy,
+    private readonly caller: GrpcCaller,
+  ) {}
+
+  /** Refuses (400, naming the field under `path`) valid data of `type` that cannot be called; other types pass at once. */
+  async assertCallable(type: string, data: object, path = 'data'): Promise<void> {
+    if (type !== GRPC.type) return;
+    const { target, service, method, tls = false } = data as GrpcData;
+    const refusal = this.egress.refusalOfUrl(grpcTargetUrl(parseGrpcTarget(target)!));
+    if (refusal) throw new InvalidActionDataError([`${path}.target: the destination is not allowed (${refusal})`]);
+    const key = `${tls ? 'tls' : 'plain'}|${target}`;
+    if (this.unaskable.has(key) || this.inFlight >= MAX_CHECKS_IN_FLIGHT) return;
+    this.inFlight += 1;
+    try {
+      await this.caller.lookUp({ target, service, method, tls, timeoutMs: GRPC_CHECK_TIMEOUT_MS });
+    } catch (error) {
+      if (error instanceof UnknownGrpcMethodError) throw new InvalidActionDataError([`${path}.${error.field}: ${error.message}`]);
+      this.unaskable.set(key, true);
+    } finally {
+      this.inFlight -= 1;
+    }
+  }
+}
