@@ -2,6 +2,7 @@ export * from './action-types';
 export * from './actions';
 export * from './calendars';
 export * from './error-body';
+export * from './grpc';
 export * from './message-signature';
 export * from './rpc';
 export * from './sign-request';
