@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -21,7 +23,7 @@ import { refusal } from './support/refusal';
 
 // Contract §17: sibling apps call every message pattern as a method of punctual.v1.Punctual, through
 // the handlers of the NestJS transport, against any number of API processes behind one address.
-jest.setTimeout(180_000);
+jest.setTimeout(300_000);
 
 const ROOT = join(__dirname, '..');
 const REMINDERS = join(ROOT, 'examples', 'reminders-grpc', 'src', 'main.ts');
@@ -35,15 +37,39 @@ describe('Sibling apps over gRPC (contract §17)', () => {
   let balancer: TcpProxy;
   let address: string;
 
+  let tls: { dir: string; ca: Buffer; address: string };
+
   beforeAll(async () => {
-    // In this process: the database, emptied, and HTTP reads of what the gRPC calls did.
-    api = await startCleanApiApp();
+    // In this process: the database, emptied, HTTP reads of what the gRPC calls did, and gRPC over TLS.
+    const dir = await mkdtemp(join(tmpdir(), 'punctual-grpc-tls-'));
+    const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+    await run('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      ...subject,
+    ]);
+    tls = { dir, ca: await readFile(cert), address: `127.0.0.1:${await freePort()}` };
+    api = await startCleanApiApp(undefined, { GRPC_URL: tls.address, GRPC_TLS_CERT_FILE: cert, GRPC_TLS_KEY_FILE: key });
     for (let i = 0; i < 2; i++) {
       const grpcPort = Number(await freePort());
       const env = { PORT: await freePort(), GRPC_URL: `127.0.0.1:${grpcPort}`, TENANT_MAX_ACTIVE_ACTIONS: String(MAX_ACTIVE_ACTIONS) };
-      apis.push(await new AppProcess('api', env).ready(API_READY, 60_000));
+      apis.push(new AppProcess('api', env));
       grpcPorts.push(grpcPort);
     }
+    // Compiling the API's sources takes a while on a loaded machine: both at once.
+    await Promise.all(apis.map((child) => child.ready(API_READY, 150_000)));
     // One address in front of both, handing connections to each in turn, as a load balancer would.
     balancer = await new TcpProxy('127.0.0.1', grpcPorts).start();
     address = `127.0.0.1:${balancer.port}`;
@@ -52,6 +78,7 @@ describe('Sibling apps over gRPC (contract §17)', () => {
     for (const child of apis) child.kill('SIGKILL');
     await balancer?.stop();
     await api?.close();
+    if (tls) await rm(tls.dir, { recursive: true, force: true });
   });
 
   /** One command of the example reminders app, in a process of its own (so a connection of its own): its exit code and JSON answer. */
@@ -222,6 +249,18 @@ describe('Sibling apps over gRPC (contract §17)', () => {
       expect(await storedCounts(api.db)).toEqual(before);
     } finally {
       raw.close();
+    }
+  });
+
+  it('serves gRPC over TLS alone when given a certificate and key', async () => {
+    const overTls = PunctualClient.overGrpc({ address: tls.address, ...TEST_KEY, tls: { ca: tls.ca } });
+    const plaintext = PunctualClient.overGrpc({ address: tls.address, ...TEST_KEY, timeoutMs: 5_000 });
+    try {
+      expect(await overTls.stats()).toEqual((await api.client.get('/actions/stats')).body);
+      expect((await refusal(plaintext.stats())).statusCode).toBe(503);
+    } finally {
+      await overTls.close();
+      await plaintext.close();
     }
   });
 
