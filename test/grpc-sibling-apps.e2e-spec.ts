@@ -43,7 +43,7 @@ describe('Sibling apps over gRPC (contract §17)', () => {
     // In this process: the database, emptied, HTTP reads of what the gRPC calls did, and gRPC over TLS.
     const dir = await mkdtemp(join(tmpdir(), 'punctual-grpc-tls-'));
     const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-    const subject = ['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'];
+    const subject = ['-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost'];
     await run('openssl', [
       'req',
       '-x509',
@@ -60,8 +60,10 @@ describe('Sibling apps over gRPC (contract §17)', () => {
       cert,
       ...subject,
     ]);
-    tls = { dir, ca: await readFile(cert), address: `127.0.0.1:${await freePort()}` };
-    api = await startCleanApiApp(undefined, { GRPC_URL: tls.address, GRPC_TLS_CERT_FILE: cert, GRPC_TLS_KEY_FILE: key });
+    const tlsPort = await freePort();
+    // Node refuses an IP address as a TLS server name: a TLS client names the host its certificate names.
+    tls = { dir, ca: await readFile(cert), address: `localhost:${tlsPort}` };
+    api = await startCleanApiApp(undefined, { GRPC_URL: `127.0.0.1:${tlsPort}`, GRPC_TLS_CERT_FILE: cert, GRPC_TLS_KEY_FILE: key });
     for (let i = 0; i < 2; i++) {
       const grpcPort = Number(await freePort());
       const env = { PORT: await freePort(), GRPC_URL: `127.0.0.1:${grpcPort}`, TENANT_MAX_ACTIVE_ACTIONS: String(MAX_ACTIVE_ACTIONS) };
