@@ -60,7 +60,7 @@ const boundaries = [
     INTO_ANOTHER_LIB,
     onlyImports('The SDK', ['@nestjs/common', 'class-validator', 'class-transformer', 'reflect-metadata']),
   ]),
-  restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs'])]),
+  restrict(['libs/client/**/*.ts'], [INTO_APPS, INTO_ANOTHER_LIB, onlyImports('The client', ['@punctual/contract', '@nestjs/microservices', 'rxjs', '@grpc/grpc-js', '@grpc/proto-loader'])]),
   restrict(['libs/server/src/api/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('worker')]),
   restrict(['libs/server/src/worker/**/*.ts'], [INTO_APPS, INTO_SERVER, INTO_ANOTHER_LIB, apartFrom('api')]),
   restrict(['apps/api/**/*.ts'], [apartFrom('worker')]),

@@ -29,16 +29,24 @@ const USE_CLIENT = `
 import { ActionResource, PunctualClient, PunctualError, UntypedActionTypes } from '@punctual/client';
 
 async function main(): Promise<void> {
-  const [baseUrl, transport, keyId, secret] = process.argv.slice(2);
+  const [baseUrl, transport, keyId, secret, grpcAddress] = process.argv.slice(2);
   const http = PunctualClient.overHttp({ baseUrl, keyId, secret });
   // Untyped, to send a type the server does not know.
   const rpc = PunctualClient.overRpc<UntypedActionTypes>({ transport, keyId, secret });
+  // gRPC loads the punctual.proto packed with the client.
+  const grpc = PunctualClient.overGrpc({ address: grpcAddress, keyId, secret });
   const created: ActionResource = await http.create({
     action: 'HTTP_REQUEST',
     executionTime: Date.now() + 3_600_000,
     data: { url: 'https://example.com/hook', method: 'POST' },
   });
   const readOverRpc = await rpc.get(created.id);
+  const readOverGrpc = await grpc.get(created.id);
+  const grpcRefusal = await grpc.get('not-a-uuid').then(
+    () => null,
+    (error: unknown) => (error instanceof PunctualError ? error.statusCode : String(error)),
+  );
+  await grpc.close();
   const webhook = await http.webhooks.create({ url: 'https://example.com/events', events: ['action.failed'] });
   const webhooks = await http.webhooks.list();
   const refusal = await rpc.create({ action: 'NOT_A_TYPE', executionTime: Date.now() + 3_600_000, data: {} }).then(
@@ -46,7 +54,7 @@ async function main(): Promise<void> {
     (error: unknown) => (error instanceof PunctualError ? error.statusCode : String(error)),
   );
   await rpc.close();
-  console.log(JSON.stringify({ created, readOverRpc, secret: webhook.secret, webhooks: webhooks.items.map((w) => w.id), refusal }));
+  console.log(JSON.stringify({ created, readOverRpc, readOverGrpc, grpcRefusal, secret: webhook.secret, webhooks: webhooks.items.map((w) => w.id), refusal }));
 }
 
 main().catch((error: Error) => {
@@ -177,9 +185,14 @@ describe('The packed packages, installed in projects outside the repository (con
       );
       expect({ tarball, ours: named.filter((name) => name.startsWith('@punctual/')) }).toEqual({ tarball, ours: [] });
     }
+    // The gRPC service's definition ships in the contract, and beside the contract compiled into the client and the server.
+    const packed = async (name: string) => (await mustRun('tar', ['-tzf', tarballs[name]], work)).split('\n');
+    expect(await packed('@punctual/contract')).toContain('package/dist/punctual.proto');
+    expect(await packed('@punctual/client')).toContain('package/dist/contract/src/punctual.proto');
+    expect(await packed('@punctual/server')).toContain('package/dist/libs/contract/src/punctual.proto');
   });
 
-  it('@punctual/client, installed alone, type-checks against its declarations and speaks HTTP and RPC, webhooks included', async () => {
+  it('@punctual/client, installed alone, type-checks against its declarations and speaks HTTP, RPC and gRPC, webhooks included', async () => {
     const project = join(work, 'client-project');
     // Only the client's tarball: the contract it re-exports comes inside it, and no registry is asked for @punctual/contract
     // (npmInstall points the scope at a registry where nothing listens).
@@ -197,22 +210,27 @@ describe('The packed packages, installed in projects outside the repository (con
     const tsc = ['node_modules/typescript/bin/tsc', '--strict', '--target', 'ES2022', '--module', 'commonjs', '--types', 'node', 'use-client.ts'];
     await mustRun(process.execPath, tsc, project);
 
-    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: process.env.REDIS_URL! });
+    const grpcAddress = `127.0.0.1:${await freePort()}`;
+    api = await startCleanApiApp(undefined, { RPC_TRANSPORT_URL: process.env.REDIS_URL!, GRPC_URL: grpcAddress });
     const output = await mustRun(
       process.execPath,
-      ['use-client.js', api.client.baseUrl, process.env.REDIS_URL!, TEST_KEY.keyId, TEST_KEY.secret],
+      ['use-client.js', api.client.baseUrl, process.env.REDIS_URL!, TEST_KEY.keyId, TEST_KEY.secret, grpcAddress],
       project,
     );
     // The last line: Nest's transport client logs its connection before it.
     const seen = JSON.parse(output.trim().split('\n').at(-1)!) as {
       created: { id: string };
       readOverRpc: unknown;
+      readOverGrpc: unknown;
+      grpcRefusal: unknown;
       secret: string;
       webhooks: string[];
       refusal: unknown;
     };
 
     expect(seen.readOverRpc).toEqual(seen.created);
+    expect(seen.readOverGrpc).toEqual(seen.created);
+    expect(seen.grpcRefusal).toBe(400);
     const stored = await PunctualClient.overHttp({ baseUrl: api.client.baseUrl, ...TEST_KEY }).get(seen.created.id);
     expect(stored).toEqual(seen.created);
     expect(seen.secret).toMatch(/^whsec_/);

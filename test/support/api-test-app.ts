@@ -6,7 +6,7 @@ import { PunctualConfig } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 import { TEST_KEY, TestHttp, testHttp } from '@app/testing';
-import { ApiModule, configureApiApp, connectRpc } from '@app/server';
+import { ApiModule, configureApiApp, connectGrpc, connectRpc } from '@app/server';
 import { emptyTables } from './fixtures';
 import { emptyQueues } from './queue-state';
 import { withEnv } from './with-env';
@@ -31,6 +31,7 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error', 'warn'] });
   configureApiApp(app);
   await connectRpc(app);
+  await connectGrpc(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const transport = app.get(PunctualConfig).rpc.transport;

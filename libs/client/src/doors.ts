@@ -1,11 +1,12 @@
 import { RpcPattern } from '@punctual/contract';
 import { SignedHttp } from './http/signed-http';
+import { SignedGrpc } from './grpc/signed-grpc';
 import { PunctualError, asErrorBody } from './punctual-error';
 import { SignedRpc } from './rpc/signed-rpc';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** One call, in the form each door takes: an HTTP route with its body, or a message pattern with its body. */
+/** One call, in the form each door takes: an HTTP route with its body, or a message pattern (also gRPC's method) with its body. */
 export interface Call {
   http: { method: HttpMethod; path: string; body?: unknown };
   rpc: { pattern: RpcPattern; body: unknown };
@@ -32,7 +33,11 @@ export class HttpDoor implements Door {
   async send<T>(method: HttpMethod, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> {
     const answer = await this.http.request<unknown>(method, path, body, { headers });
     if (answer.status >= 400) {
-      throw new PunctualError(asErrorBody(answer.body) ?? { statusCode: answer.status, error: 'Error', message: `HTTP ${answer.status}` });
+      const retryAfter = answer.headers.get('retry-after');
+      throw new PunctualError(
+        asErrorBody(answer.body) ?? { statusCode: answer.status, error: 'Error', message: `HTTP ${answer.status}` },
+        retryAfter === null ? undefined : Number(retryAfter),
+      );
     }
     return (answer.status === 204 ? null : answer.body) as T;
   }
@@ -50,6 +55,19 @@ export class RpcDoor implements Door {
 
   close(): Promise<void> {
     return this.rpc.close();
+  }
+}
+
+/** gRPC: the method of the message pattern, with the `Idempotency-Key` as a message header, signed as over a NestJS transport. */
+export class GrpcDoor implements Door {
+  constructor(private readonly grpc: SignedGrpc) {}
+
+  call<T>({ rpc: { pattern, body }, idempotencyKey }: Call): Promise<T> {
+    return this.grpc.send<T>(pattern, body, { headers: idempotencyKey === undefined ? undefined : { 'Idempotency-Key': idempotencyKey } });
+  }
+
+  close(): Promise<void> {
+    return this.grpc.close();
   }
 }
 

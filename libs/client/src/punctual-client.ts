@@ -25,12 +25,13 @@ import {
   WebhookList,
   WebhookResource,
 } from '@punctual/contract';
-import { Door, HttpDoor, RpcDoor, queryString } from './doors';
+import { Door, GrpcDoor, HttpDoor, RpcDoor, queryString } from './doors';
+import { SignedGrpc, SignedGrpcOptions } from './grpc/signed-grpc';
 import { SignedHttp, SignedHttpOptions } from './http/signed-http';
 import { SignedRpc, SignedRpcOptions } from './rpc/signed-rpc';
 
 /**
- * A typed client of Punctual's `/actions` API, over HTTP or over a NestJS transport (Redis or
+ * A typed client of Punctual's `/actions` API, over HTTP, gRPC or a NestJS transport (Redis or
  * NATS), and of its `/webhooks` API over HTTP. Every request is signed with the function the API
  * verifies with; every answer is typed as the API sends it; every refusal is a `PunctualError`
  * with the status code.
@@ -60,6 +61,11 @@ export class PunctualClient<Types extends object = NoActionTypes> {
 
   static overRpc<Types extends object = NoActionTypes>(options: SignedRpcOptions): PunctualClient<Types> {
     return new PunctualClient<Types>(new RpcDoor(new SignedRpc(options)));
+  }
+
+  /** A client over the API's gRPC service (`GRPC_URL`), with the same methods and answers as over a NestJS transport. */
+  static overGrpc<Types extends object = NoActionTypes>(options: SignedGrpcOptions): PunctualClient<Types> {
+    return new PunctualClient<Types>(new GrpcDoor(new SignedGrpc(options)));
   }
 
   /** Creates an action; with an idempotency key, a repeat returns the action created the first time. */

@@ -7,7 +7,11 @@ export class PunctualError extends Error {
   /** The server's message: one string, or one per problem found in the body. */
   readonly problems: readonly string[];
 
-  constructor(readonly body: ErrorBody) {
+  constructor(
+    readonly body: ErrorBody,
+    /** A quota refusal (429): the seconds after which asking again may succeed (HTTP's `Retry-After`, gRPC's `retry-after`). */
+    readonly retryAfterSeconds?: number,
+  ) {
     super(`${body.statusCode} ${body.error}: ${([] as string[]).concat(body.message).join('; ')}`);
     this.name = 'PunctualError';
     this.statusCode = body.statusCode;

@@ -143,6 +143,12 @@ const rpcTransport = z
 /** `RPC_TENANT_INBOX_PREFIX`: `off`, or where each tenant's replies go on NATS, `{tenant}` standing for its id. */
 const tenantInboxPrefix = z.string().refine((raw) => raw === 'off' || isTenantInboxPattern(raw), `must be ${TENANT_INBOX_PREFIX_RULE}`);
 
+/** `GRPC_URL`: `host:port` the API serves its gRPC service on, e.g. `0.0.0.0:50051` or `[::]:50051`. */
+const grpcAddress = z
+  .string()
+  .regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([1-9]\d{0,4})$/, 'must be host:port, e.g. 0.0.0.0:50051')
+  .refine((raw) => Number(raw.slice(raw.lastIndexOf(':') + 1)) <= 65535, 'must have a port from 1 to 65535');
+
 /** `MESSAGE_TRANSPORTS`: `name=url,…`, the transports MESSAGE actions may name. */
 const messageTransports = z.string().transform((raw, ctx) => {
   const parsed = parseMessageTransports(raw);
@@ -243,6 +249,10 @@ export const envSchema = z.object({
   GRPC_CA_FILE: existingFile.optional(),
   RPC_TRANSPORT_URL: rpcTransport.optional(),
   RPC_TENANT_INBOX_PREFIX: tenantInboxPrefix.optional(),
+  // Unset, the API serves no gRPC; with both TLS files, it serves gRPC over TLS only.
+  GRPC_URL: grpcAddress.optional(),
+  GRPC_TLS_CERT_FILE: z.string().min(1).optional(),
+  GRPC_TLS_KEY_FILE: z.string().min(1).optional(),
   MESSAGE_TRANSPORTS: messageTransports.optional(),
   SECRET_KEY: secretKeys.optional(),
   // The older name of SECRET_KEY, read when SECRET_KEY is not set.

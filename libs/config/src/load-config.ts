@@ -46,6 +46,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
   if (env.BACKOFF_BASE_MS > env.BACKOFF_MAX_MS) {
     problems.push(`BACKOFF_BASE_MS (${env.BACKOFF_BASE_MS}) must not exceed BACKOFF_MAX_MS (${env.BACKOFF_MAX_MS})`);
   }
+  if ((env.GRPC_TLS_CERT_FILE === undefined) !== (env.GRPC_TLS_KEY_FILE === undefined)) {
+    problems.push('GRPC_TLS_CERT_FILE and GRPC_TLS_KEY_FILE must be set together');
+  }
   if (problems.length) throw new ConfigError(problems);
   const redis = redisSettings(env.REDIS_URL, env.REDIS_CLUSTER_NODES, env.QUEUE_PREFIX);
   return {
@@ -97,6 +100,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): PunctualCon
       isQueueRedisByDefault: env.RPC_TRANSPORT_URL === undefined,
       tenantInboxPrefix: env.RPC_TENANT_INBOX_PREFIX === 'off' ? null : (env.RPC_TENANT_INBOX_PREFIX ?? DEFAULT_TENANT_INBOX_PREFIX),
       tenantInboxAlways: env.RPC_TENANT_INBOX_PREFIX !== undefined && env.RPC_TENANT_INBOX_PREFIX !== 'off',
+    },
+    grpc: {
+      address: env.GRPC_URL ?? null,
+      tls: env.GRPC_TLS_CERT_FILE && env.GRPC_TLS_KEY_FILE ? { certFile: env.GRPC_TLS_CERT_FILE, keyFile: env.GRPC_TLS_KEY_FILE } : null,
     },
     message: { transports: messageTransports(env.MESSAGE_TRANSPORTS, redis.url) },
     secretKeys: env.SECRET_KEY ?? env.WEBHOOK_SECRET_KEY ?? [],

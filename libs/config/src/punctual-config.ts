@@ -133,6 +133,12 @@ export abstract class PunctualConfig {
      */
     readonly tenantInboxAlways: boolean;
   };
+  abstract readonly grpc: {
+    /** `host:port` of the API's gRPC service for sibling apps (`GRPC_URL`); null when not served. */
+    readonly address: string | null;
+    /** The certificate chain and private key (PEM files) it serves TLS with; null: plaintext. */
+    readonly tls: { readonly certFile: string; readonly keyFile: string } | null;
+  };
   abstract readonly message: {
     /** The transports MESSAGE actions may name (`default` always among them); nothing else is reachable. */
     readonly transports: ReadonlyMap<string, TransportUrl>;

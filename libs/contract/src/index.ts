@@ -3,6 +3,7 @@ export * from './actions';
 export * from './calendars';
 export * from './canonical-json';
 export * from './error-body';
+export * from './grpc';
 export * from './message-signature';
 export * from './rpc';
 export * from './sign-request';

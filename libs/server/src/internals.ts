@@ -4,6 +4,7 @@
 export { ApiModule } from './api/api.module';
 export { configureApiApp } from './api/http/configure-api-app';
 export { connectRpc } from './api/rpc/connect-rpc';
+export { connectGrpc } from './api/grpc/connect-grpc';
 export { signTryItOut } from './api/http/try-it-out-signer';
 export { AdminAuthMiddleware } from './api/admin/admin-auth.middleware';
 export { AdminLoginLimiter } from './api/admin/admin-login-limiter';

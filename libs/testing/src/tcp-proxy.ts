@@ -4,24 +4,32 @@ import { LocalTcpServer } from './local-tcp-server';
 /**
  * A TCP proxy on a free local port in front of a real service. `cut()` drops every
  * connection and refuses new ones, as a network partition would, without stopping the
- * service that other tests and developers share.
+ * service that other tests and developers share. Given several ports, it hands each new
+ * connection to the next in turn, as a round-robin load balancer in front of processes would.
  */
 export class TcpProxy extends LocalTcpServer {
   private readonly sockets = new Set<Socket>();
   private readonly clients = new Set<Socket>();
   private open = true;
+  private turn = 0;
   protected readonly server: Server;
+  /** How many connections went to each target port, in the order given. */
+  readonly connectionsPerTarget: number[];
 
   constructor(
     private readonly targetHost: string,
-    private readonly targetPort: number,
+    targetPorts: number | readonly number[],
   ) {
     super();
+    const ports = ([] as number[]).concat(targetPorts);
+    this.connectionsPerTarget = ports.map(() => 0);
     this.server = createServer((client) => {
       if (!this.open) return client.destroy();
+      const target = this.turn++ % ports.length;
+      this.connectionsPerTarget[target] += 1;
       this.clients.add(client);
       client.on('close', () => this.clients.delete(client));
-      const upstream = createConnection(this.targetPort, this.targetHost);
+      const upstream = createConnection(ports[target], this.targetHost);
       for (const socket of [client, upstream]) {
         this.sockets.add(socket);
         socket.on('close', () => this.sockets.delete(socket));

@@ -51,10 +51,7 @@ export class SignedRpc {
 
   /** The signed message for `body` on `pattern`, as `send` puts it on the wire. */
   message(pattern: string, body: unknown, options: RpcSendOptions = {}): RpcMessage {
-    const text = options.rawBody ?? JSON.stringify(body);
-    const key = { keyId: options.keyId ?? this.options.keyId, secret: options.secret ?? this.options.secret };
-    const signed = signedMessage(key, pattern, text);
-    return { headers: { ...(options.unsigned ? {} : signed.headers), ...options.headers }, body: text };
+    return rpcMessage(this.options, pattern, body, options);
   }
 
   async send<T>(pattern: string, body: unknown, options: RpcSendOptions = {}): Promise<T> {
@@ -85,6 +82,13 @@ export class SignedRpc {
   async close(): Promise<void> {
     if (this.ownsProxy) await this.proxy.close();
   }
+}
+
+/** The message for `body` on `pattern`, signed with `key` unless `options` say otherwise: the same over a NestJS transport and gRPC. */
+export function rpcMessage(key: { keyId: string; secret: string }, pattern: string, body: unknown, options: RpcSendOptions = {}): RpcMessage {
+  const text = options.rawBody ?? JSON.stringify(body);
+  const signed = signedMessage({ keyId: options.keyId ?? key.keyId, secret: options.secret ?? key.secret }, pattern, text);
+  return { headers: { ...(options.unsigned ? {} : signed.headers), ...options.headers }, body: text };
 }
 
 /** NATS v3 refuses, before sending, a message over the server's max_payload with an InvalidArgumentError naming it. */

@@ -6,6 +6,7 @@ import { ActionTypeDefinition } from '@punctual/sdk';
 import { appLogger, startTracing } from '@app/observability';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';
+import { connectGrpc } from './grpc/connect-grpc';
 import { connectRpc } from './rpc/connect-rpc';
 
 async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise<void> {
@@ -16,6 +17,7 @@ async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise
   configureApiApp(app);
   exitCleanlyOnSignals(app, 'Punctual API');
   await connectRpc(app);
+  await connectGrpc(app);
   await app.listen(config.http.port);
   Logger.log(`Punctual API listening on http://localhost:${config.http.port} (docs at /docs)`, 'Bootstrap');
 }

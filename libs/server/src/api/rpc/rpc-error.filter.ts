@@ -4,6 +4,15 @@ import { PunctualConfig } from '@app/config';
 import { PunctualDomainError } from '@app/domain';
 import { ErrorReply, domainErrorReply, httpExceptionReply } from '../errors/error-replies';
 import { unavailableReply } from '../http/unavailable-exception.filter';
+import { QuotaExceededError } from '../errors/quota.errors';
+
+/** When a refused quota may be asked again, by the reply the filter threw: gRPC sends it as `retry-after` metadata, beside the body. */
+const retryAfters = new WeakMap<object, number>();
+
+/** The seconds after which a quota refusal's reply may succeed; undefined for any other error. */
+export function retryAfterOf(reply: unknown): number | undefined {
+  return typeof reply === 'object' && reply !== null ? retryAfters.get(reply) : undefined;
+}
 
 /**
  * Every error of a message handler reaches the caller as the body its HTTP twin would answer:
@@ -18,6 +27,7 @@ export class RpcErrorFilter implements RpcExceptionFilter {
 
   catch(error: unknown): Observable<never> {
     const reply = this.replyTo(error);
+    if (error instanceof QuotaExceededError) retryAfters.set(reply, error.retryAfterSeconds);
     if (reply.statusCode >= 500) this.logger.warn(`RPC ${reply.statusCode}: ${(error as Error).stack ?? String(error)}`);
     else this.logger.debug(`RPC ${reply.statusCode} ${JSON.stringify(reply.message)}`);
     return throwError(() => reply);
