@@ -34,7 +34,8 @@ export function operationId(controllerKey: string, methodKey: string): string {
  * What the decorators cannot say, added to the generated document so that a client generator can
  * trust it: one security requirement holding all four signature headers (they are needed
  * together, not one of them), each header parameter once, the error body on every error answer,
- * and a create body whose `data` schema is chosen by `action`, from the schemas the API validates with.
+ * `null` in the values of a nullable enum, and a create body whose `data` schema is chosen by
+ * `action`, from the schemas the API validates with.
  */
 export function refineOpenApiDocument(document: OpenAPIObject, signatureSchemes: readonly string[], registry: ActionTypeRegistry): OpenAPIObject {
   const schemas = ((document.components ??= {}).schemas ??= {});
@@ -61,8 +62,17 @@ export function refineOpenApiDocument(document: OpenAPIObject, signatureSchemes:
       }
     }
   }
+  nullInNullableEnums(document);
   if (schemas[CREATE_SCHEMA]) selectDataByAction(schemas as Record<string, Schema>, registry);
   return document;
+}
+
+/** OpenAPI 3.0 checks `enum` before `nullable`: a null answer passes only when the enum lists null too. */
+function nullInNullableEnums(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Schema & { enum?: unknown[] };
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  for (const value of Object.values(schema)) nullInNullableEnums(value);
 }
 
 /** Requirements naming signature schemes one by one (any would do) become one that needs them all. */
