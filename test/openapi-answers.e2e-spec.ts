@@ -43,8 +43,8 @@ describe('Checking answers against the OpenAPI document', () => {
     expect(problems).toEqual([
       expect.stringMatching(/^GET \/actions\/stats → 418: status not in the document \(it lists 200, /),
       expect.stringMatching(/^GET \/actions\/\{id\} → 404: \(body\) must have required property 'error'/),
-      'DELETE /actions/{id} → 204: a body the document does not describe: {"deleted":true}',
-      'POST /actions → 201: content-type text/html, not application/json',
+      'DELETE /actions/{id} → 204: a body the document does not describe; e.g. {"deleted":true}',
+      'POST /actions → 201: content-type text/html, not application/json; e.g. <p>created</p>',
     ]);
   });
 

@@ -61,7 +61,9 @@ export function recordedProblems(): string[] {
 export function answerProblems(document: Document, answers: readonly Answer[]): string[] {
   const routes = new Routes(document);
   const schemas = new ResponseSchemas(document);
-  const problems = new Set<string>();
+  // One line per route, status and problem, however many answers share it.
+  const problems = new Map<string, string>();
+  const add = (key: string, example: string) => problems.set(key, problems.get(key) ?? `${key}; e.g. ${example.slice(0, 300)}`);
   for (const answer of answers) {
     const template = routes.template(pathOf(answer.url));
     const method = answer.method.toLowerCase();
@@ -70,36 +72,38 @@ export function answerProblems(document: Document, answers: readonly Answer[]): 
     const operation = document.paths[template][method];
     // Express's own "Cannot PUT /actions" for a method the path does not have.
     if (!operation) {
-      if (answer.status !== 404) problems.add(`${route} → ${answer.status}: no such operation in the document`);
+      if (answer.status !== 404) add(`${route} → ${answer.status}: no such operation in the document`, answer.body);
       continue;
     }
     const response = operation.responses[String(answer.status)];
     if (!response) {
-      problems.add(`${route} → ${answer.status}: status not in the document (it lists ${Object.keys(operation.responses).join(', ')}); body ${answer.body.slice(0, 200)}`);
+      add(`${route} → ${answer.status}: status not in the document (it lists ${Object.keys(operation.responses).join(', ')})`, answer.body);
       continue;
     }
     const problem = bodyProblem(answer, response.content?.['application/json']?.schema, schemas);
-    if (problem) problems.add(`${route} → ${answer.status}: ${problem}`);
+    if (problem) add(`${route} → ${answer.status}: ${problem}`, answer.body);
   }
-  return [...problems];
+  return [...problems.values()];
 }
 
 function bodyProblem(answer: Answer, schema: unknown, schemas: ResponseSchemas): string | undefined {
-  if (schema === undefined) return answer.body === '' ? undefined : `a body the document does not describe: ${answer.body.slice(0, 200)}`;
+  if (schema === undefined) return answer.body === '' ? undefined : 'a body the document does not describe';
   if (!answer.contentType?.startsWith('application/json')) return `content-type ${answer.contentType}, not application/json`;
   let body: unknown;
   try {
     body = JSON.parse(answer.body);
   } catch {
-    return `a body that is not JSON: ${answer.body.slice(0, 200)}`;
+    return 'a body that is not JSON';
   }
   const validate = schemas.validator(schema);
   if (validate(body)) return undefined;
-  return `${describeErrors(validate.errors ?? [])} in ${JSON.stringify(body).slice(0, 300)}`;
+  return describeErrors(validate.errors ?? []);
 }
 
+/** ajv's errors, an item's index as `*` so that a page of twenty answers the same thing once. */
 function describeErrors(errors: ErrorObject[]): string {
-  return errors.map((error) => `${error.instancePath || '(body)'} ${error.message} ${JSON.stringify(error.params)}`).join('; ');
+  const lines = errors.map((error) => `${error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '(body)'} ${error.message} ${JSON.stringify(error.params)}`);
+  return [...new Set(lines)].join('; ');
 }
 
 function pathOf(url: string): string {
