@@ -76,7 +76,9 @@ describe('The OpenAPI document', () => {
         Object.keys(layer.route.methods).map((method) => `${method} ${layer.route.path.replace(/:(\w+)/g, '{$1}').replace(/(.)\/$/, '$1')}`),
       )
       .filter((route: string) => !/^\w+ \/(docs|metrics|admin(?!\/api))/.test(route));
-    const documented = Object.entries(document.paths).flatMap(([path, operations]) => Object.keys(operations as object).map((method) => `${method} ${path}`));
+    const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
+      Object.keys(operations as object).map((method) => `${method} ${path}`),
+    );
     expect([...new Set(served)].sort()).toEqual(documented.sort());
   });
 

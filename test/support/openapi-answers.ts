@@ -29,17 +29,19 @@ export function recordAnswers(server: Server, document: Document): void {
     if (!routes.template(pathOf(req.url ?? ''))) return;
     const chunks: Buffer[] = [];
     const keep = (chunk: unknown, encoding: unknown) => {
-      if (chunk) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
+      if (chunk)
+        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
     };
-    const { write, end } = res;
-    res.write = function (this: ServerResponse, chunk: unknown, ...rest: unknown[]) {
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
       keep(chunk, rest[0]);
-      return (write as (...args: unknown[]) => boolean).call(this, chunk, ...rest);
-    } as typeof res.write;
-    res.end = function (this: ServerResponse, chunk?: unknown, ...rest: unknown[]) {
+      return write(chunk, ...rest);
+    }) as typeof res.write;
+    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       if (typeof chunk !== 'function') keep(chunk, rest[0]);
-      return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
-    } as typeof res.end;
+      return end(chunk, ...rest);
+    }) as typeof res.end;
     res.once('finish', () =>
       recording.answers.push({
         method: req.method ?? '',
@@ -102,7 +104,9 @@ function bodyProblem(answer: Answer, schema: unknown, schemas: ResponseSchemas):
 
 /** ajv's errors, an item's index as `*` so that a page of twenty answers the same thing once. */
 function describeErrors(errors: ErrorObject[]): string {
-  const lines = errors.map((error) => `${error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '(body)'} ${error.message} ${JSON.stringify(error.params)}`);
+  const lines = errors.map(
+    (error) => `${error.instancePath.replace(/\/\d+(?=\/|$)/g, '/*') || '(body)'} ${error.message} ${JSON.stringify(error.params)}`,
+  );
   return [...new Set(lines)].join('; ');
 }
 

@@ -35,7 +35,8 @@ export class WebhooksController {
   @Header('Cache-Control', 'no-store')
   @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
   @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
-  @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set' })
+  @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set, or Postgres is out of reach' })
+  @ApiConflictResponse({ description: 'The most subscriptions Punctual keeps exist already: delete one first' })
   async create(@Body() dto: CreateWebhookDto, @Caller() caller: VerifiedKey): Promise<CreatedWebhookResponse> {
     const { subscription, secret } = await this.webhooks.create(dto, caller.tenant);
     return { ...WebhookResponse.from(subscription), secret };
