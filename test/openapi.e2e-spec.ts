@@ -1,11 +1,16 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as ts from 'typescript';
 import { signTryItOut } from '@app/server';
 import { TEST_KEY } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
+
+// Run without blocking the event loop: the API under test serves from this process, and a socket it
+// kept alive must not time out unseen while a tool runs.
+const run = async (args: string[]) => (await promisify(execFile)(process.execPath, args, { encoding: 'utf8' })).stdout;
 
 const SIGNATURE = { 'X-Punctual-Key': [], 'X-Punctual-Timestamp': [], 'X-Punctual-Nonce': [], 'X-Punctual-Signature': [] };
 
@@ -44,14 +49,14 @@ describe('The OpenAPI document', () => {
     await api.close();
   });
 
-  it('is a valid OpenAPI document', () => {
+  it('is a valid OpenAPI document', async () => {
     // swagger-parser is an ES module, which the test runner cannot load in process; Node runs it.
     writeFileSync(join(dir, 'document.json'), JSON.stringify(document));
     const validate = `import SwaggerParser from '@apidevtools/swagger-parser'; await SwaggerParser.validate(process.argv[1]); process.stdout.write('valid');`;
-    expect(execFileSync(process.execPath, ['--input-type=module', '-e', validate, join(dir, 'document.json')], { encoding: 'utf8' })).toBe('valid');
+    expect(await run(['--input-type=module', '-e', validate, join(dir, 'document.json')])).toBe('valid');
   });
 
-  it("passes Redocly's recommended rules without an error or a warning", () => {
+  it("passes Redocly's recommended rules without an error or a warning", async () => {
     // Redocly's core is an ES module, which the test runner cannot load in process; Node runs it.
     writeFileSync(join(dir, 'lint.json'), JSON.stringify(document));
     const lint = `
@@ -64,7 +69,7 @@ describe('The OpenAPI document', () => {
       });
       const problems = await lintFromString({ source: readFileSync(process.argv[1], 'utf8'), absoluteRef: 'openapi.json', config });
       process.stdout.write(JSON.stringify(problems.map((p) => \`\${p.severity} \${p.ruleId} \${p.location[0]?.pointer}: \${p.message}\`)));`;
-    const problems = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', lint, join(dir, 'lint.json')], { encoding: 'utf8' }));
+    const problems = JSON.parse(await run(['--input-type=module', '-e', lint, join(dir, 'lint.json')]));
     expect(problems).toEqual([]);
   });
 
@@ -162,20 +167,16 @@ describe('The OpenAPI document', () => {
   });
 
   // Request fields with a default are optional; openapi-typescript makes them required unless told otherwise.
-  it('generates types with openapi-typescript that a short client compiles against', () => {
+  it('generates types with openapi-typescript that a short client compiles against', async () => {
     writeFileSync(join(dir, 'punctual-api.json'), JSON.stringify(document));
-    execFileSync(
-      process.execPath,
-      [
-        join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
-        join(dir, 'punctual-api.json'),
-        '--default-non-nullable',
-        'false',
-        '-o',
-        join(dir, 'punctual-api.ts'),
-      ],
-      { stdio: 'pipe' },
-    );
+    await run([
+      join(__dirname, '..', 'node_modules', 'openapi-typescript', 'bin', 'cli.js'),
+      join(dir, 'punctual-api.json'),
+      '--default-non-nullable',
+      'false',
+      '-o',
+      join(dir, 'punctual-api.ts'),
+    ]);
     writeFileSync(join(dir, 'usage.ts'), USAGE);
     const program = ts.createProgram([join(dir, 'usage.ts')], {
       strict: true,

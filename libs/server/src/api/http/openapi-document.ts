@@ -1,4 +1,4 @@
-import { OpenAPIObject } from '@nestjs/swagger';
+import { ApiPropertyOptions, OpenAPIObject, getSchemaPath } from '@nestjs/swagger';
 import { ActionTypeRegistry, dataJsonSchema } from '@app/action-types';
 
 type Schema = Record<string, unknown>;
@@ -12,6 +12,14 @@ type Operation = {
 export const ERROR_SCHEMA = 'ErrorResponse';
 const CREATE_SCHEMA = 'CreateActionDto';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * A property holding a `model` or null. OpenAPI 3.0 cannot say that with `nullable` beside a
+ * reference (null fails the referenced schema); an alternative that is only null can.
+ */
+export function modelOrNull(model: new () => object): ApiPropertyOptions {
+  return { anyOf: [{ $ref: getSchemaPath(model) }, { type: 'object', nullable: true, enum: [null] }] };
+}
 
 /** `ActionsController.remove` → `deleteAction`: a verb and the resource, as generators name their functions. */
 export function operationId(controllerKey: string, methodKey: string): string {
