@@ -33,6 +33,9 @@ const ON_REDIS_CLUSTER = [
   'test/crash.e2e-spec.ts',
 ];
 
+/** Checks every answer an in-process API gave during a spec file against its OpenAPI document. */
+const OPENAPI_ANSWERS = '<rootDir>/test/openapi-answers.setup.ts';
+
 const escapeRegex = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -82,6 +85,7 @@ module.exports = {
       testPathIgnorePatterns: ['/node_modules/', ...(runFailover ? [] : [`/${escapeRegex(FAILOVER_SPEC)}$`])],
       // Runs only when a spec of this project runs: `npm run test:unit` never reaches the stores.
       globalSetup: '<rootDir>/test/global-setup.ts',
+      setupFilesAfterEnv: [OPENAPI_ANSWERS],
     },
     {
       ...shared,
@@ -89,6 +93,7 @@ module.exports = {
       testRegex: ON_REDIS_CLUSTER.map((path) => `/${escapeRegex(path)}$`),
       setupFiles: [...shared.setupFiles, '<rootDir>/test/on-redis-cluster.ts'],
       globalSetup: '<rootDir>/test/global-setup-cluster.ts',
+      setupFilesAfterEnv: [OPENAPI_ANSWERS],
     },
   ],
 };

@@ -8,6 +8,7 @@ import { BUILT_IN_ACTION_TYPES } from '@app/built-in-actions';
 import { TEST_KEY, TestHttp, testHttp } from '@app/testing';
 import { ApiModule, configureApiApp, connectGrpc, connectRpc } from '@app/server';
 import { emptyTables } from './fixtures';
+import { recordAnswers } from './openapi-answers';
 import { emptyQueues } from './queue-state';
 import { withEnv } from './with-env';
 
@@ -34,11 +35,13 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
   await connectGrpc(app);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
+  const client = testHttp(`http://127.0.0.1:${address.port}`);
+  recordAnswers(app.getHttpServer(), (await client.get('/docs-json')).body);
   const transport = app.get(PunctualConfig).rpc.transport;
   let rpc: PunctualClient<UntypedActionTypes> | undefined;
   return {
     app,
-    client: testHttp(`http://127.0.0.1:${address.port}`),
+    client,
     db: app.get(DataSource),
     rpc: () => {
       if (!transport) throw new Error('This API runs with RPC_TRANSPORT_URL=off');

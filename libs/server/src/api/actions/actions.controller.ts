@@ -9,7 +9,6 @@ import {
   ApiNotFoundResponse,
   ApiOkResponse,
   ApiPayloadTooLargeResponse,
-  ApiServiceUnavailableResponse,
   ApiUnprocessableEntityResponse,
 } from '@nestjs/swagger';
 import { Request, Response } from 'express';
@@ -18,6 +17,7 @@ import { TenantScope, tenantScope } from '@app/database';
 import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
+import { ApiRefusals, Summary } from '../http/api-refusals.decorator';
 import { SignedRoutes } from '../http/signed-routes.decorator';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { ActionCommands } from './action-commands.service';
@@ -36,7 +36,6 @@ const DEFAULT_OCCURRENCES = 10;
 const ID = new ParseUUIDPipe({ exceptionFactory: () => new InvalidRequestError('id must be a UUID') });
 
 @SignedRoutes('actions')
-@ApiServiceUnavailableResponse({ description: 'Postgres unreachable, or a statement ran past DATABASE_STATEMENT_TIMEOUT_MS; nothing was changed' })
 @Controller('actions')
 export class ActionsController {
   constructor(
@@ -45,6 +44,8 @@ export class ActionsController {
   ) {}
 
   @Post()
+  @Summary('Create an action')
+  @ApiRefusals.overQuota()
   @ApiHeader({ name: 'Idempotency-Key', required: false, description: 'Repeat a create safely for 24 h: the repeat answers 200 with the first action' })
   @ApiCreatedResponse({ type: ActionResponse })
   @ApiOkResponse({ type: ActionResponse, description: 'A repeat of an earlier create with the same Idempotency-Key and the same body' })
@@ -64,6 +65,8 @@ export class ActionsController {
   }
 
   @Post('batch')
+  @Summary('Create several actions at once, all or none')
+  @ApiRefusals.overQuota()
   @ApiCreatedResponse({ type: ActionBatchResponse })
   @ApiBadRequestResponse({ description: 'Names the index of every bad item; nothing is stored' })
   @ApiPayloadTooLargeResponse({ description: 'Body over 1 MiB' })
@@ -73,6 +76,7 @@ export class ActionsController {
   }
 
   @Post('preview')
+  @Summary('Preview when an action would run, storing nothing')
   @HttpCode(200)
   @ApiOkResponse({ type: OccurrencesResponse, description: 'The times the action would run at; nothing is stored or queued' })
   @ApiBadRequestResponse({ description: 'Exactly as POST /actions would answer' })
@@ -81,6 +85,8 @@ export class ActionsController {
   }
 
   @Get()
+  @Summary('List actions')
+  @ApiRefusals.badRequest('A bad status, limit or cursor')
   @ApiOkResponse({ type: ActionPageResponse })
   async list(@Query() query: ListActionsQuery, @CallerScope() scope: TenantScope): Promise<ActionPageResponse> {
     const page = await this.queries.list(query, scope);
@@ -88,12 +94,15 @@ export class ActionsController {
   }
 
   @Get('stats')
+  @Summary('Count actions by status and by type')
   @ApiOkResponse({ type: ActionStatsResponse })
   stats(@CallerScope() scope: TenantScope): Promise<ActionStatsResponse> {
     return this.queries.stats(scope);
   }
 
   @Get(':id')
+  @Summary('Get an action')
+  @ApiRefusals.badRequest('id is not a UUID')
   @ApiOkResponse({ type: ActionResponse })
   @ApiNotFoundResponse()
   async get(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<ActionResponse> {
@@ -101,6 +110,7 @@ export class ActionsController {
   }
 
   @Get(':id/history')
+  @Summary("Read an action's history")
   @ApiOkResponse({
     type: [HistoryEntryResponse],
     description: 'Oldest first; when more entries follow, the `Link` header names the next page',
@@ -120,6 +130,7 @@ export class ActionsController {
   }
 
   @Get(':id/occurrences')
+  @Summary("List an action's next occurrences")
   @ApiOkResponse({
     type: OccurrencesResponse,
     description: 'The next scheduled times from the current occurrence on, honouring executionRemainder and endAt',
@@ -131,6 +142,9 @@ export class ActionsController {
   }
 
   @Patch(':id')
+  @Summary('Change an action')
+  @ApiRefusals.badRequest()
+  @ApiRefusals.overQuota()
   @ApiOkResponse({ type: ActionResponse })
   @ApiConflictResponse({ description: 'Locked: running, finished, or due within LOCK_WINDOW_MS' })
   @ApiNotFoundResponse()
@@ -139,6 +153,8 @@ export class ActionsController {
   }
 
   @Delete(':id')
+  @Summary('Delete an action')
+  @ApiRefusals.badRequest('id is not a UUID')
   @HttpCode(204)
   @ApiNoContentResponse()
   @ApiConflictResponse({ description: 'Locked: running, or PENDING within LOCK_WINDOW_MS (POST /actions/:id/cancel stops it)' })
@@ -148,6 +164,8 @@ export class ActionsController {
   }
 
   @Post(':id/cancel')
+  @Summary('Cancel an action')
+  @ApiRefusals.badRequest()
   @ApiOkResponse({ type: ActionResponse, description: 'CANCELED now: it never runs again' })
   @ApiAcceptedResponse({
     type: ActionResponse,
@@ -168,6 +186,9 @@ export class ActionsController {
   }
 
   @Post(':id/pause')
+  @Summary('Pause an action')
+  @ApiRefusals.badRequest()
+  @ApiRefusals.overQuota()
   @HttpCode(200)
   @ApiOkResponse({
     type: ActionResponse,
@@ -181,6 +202,9 @@ export class ActionsController {
   }
 
   @Post(':id/resume')
+  @Summary('Resume a paused action')
+  @ApiRefusals.badRequest()
+  @ApiRefusals.overQuota()
   @HttpCode(200)
   @ApiOkResponse({
     type: ActionResponse,
@@ -193,6 +217,9 @@ export class ActionsController {
   }
 
   @Post(':id/skip')
+  @Summary('Skip the next occurrences of a repeating action')
+  @ApiRefusals.badRequest()
+  @ApiRefusals.overQuota()
   @HttpCode(200)
   @ApiOkResponse({
     type: ActionResponse,
@@ -206,6 +233,9 @@ export class ActionsController {
   }
 
   @Post(':id/retry')
+  @Summary('Retry a FAILED or NO_ACTION action')
+  @ApiRefusals.badRequest()
+  @ApiRefusals.overQuota()
   @HttpCode(200)
   @ApiOkResponse({ type: ActionResponse })
   @ApiConflictResponse({ description: 'Only FAILED or NO_ACTION actions can be retried' })

@@ -16,6 +16,7 @@ import {
   ApiUnsupportedMediaTypeResponse,
 } from '@nestjs/swagger';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { ApiRefusals } from '../http/api-refusals.decorator';
 import { ADMIN_SCHEME } from '../http/openapi';
 import { CreateTenantDto, UpdateTenantDto } from './dto/tenant.dto';
 import { CreatedKeyResponse, TenantListResponse, TenantResponse } from './dto/tenant-response.dto';
@@ -31,6 +32,7 @@ import { CreatedKey, TenantView, TenantsAdminService } from './tenants-admin.ser
 @ApiTooManyRequestsResponse({ description: 'Too many wrong logins from this address: wait for Retry-After' })
 @ApiForbiddenResponse({ description: 'Sent from another site (Sec-Fetch-Site, Origin or Referer): scripts send none of these' })
 @ApiUnsupportedMediaTypeResponse({ description: 'A body that is not application/json' })
+@ApiRefusals.anyRoute()
 @UseFilters(ApiExceptionFilter)
 @Controller('admin/api/tenants')
 export class TenantsAdminController {
@@ -38,7 +40,7 @@ export class TenantsAdminController {
 
   @Post()
   @HttpCode(201)
-  @ApiOperation({ operationId: 'createTenant' })
+  @ApiOperation({ operationId: 'createTenant', summary: 'Create a tenant' })
   @ApiCreatedResponse({ type: TenantResponse })
   @ApiBadRequestResponse({ description: 'A bad id, limit or grant, or a transport MESSAGE_TRANSPORTS does not name' })
   @ApiConflictResponse({ description: 'A tenant of that id exists' })
@@ -47,14 +49,14 @@ export class TenantsAdminController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'listTenants' })
+  @ApiOperation({ operationId: 'listTenants', summary: 'List tenants' })
   @ApiOkResponse({ type: TenantListResponse })
   async list(): Promise<{ items: TenantView[] }> {
     return { items: await this.tenants.list() };
   }
 
   @Get(':id')
-  @ApiOperation({ operationId: 'getTenant' })
+  @ApiOperation({ operationId: 'getTenant', summary: 'Get a tenant' })
   @ApiOkResponse({ type: TenantResponse })
   @ApiNotFoundResponse()
   get(@Param('id') id: string): Promise<TenantView> {
@@ -62,7 +64,7 @@ export class TenantsAdminController {
   }
 
   @Patch(':id')
-  @ApiOperation({ operationId: 'updateTenant' })
+  @ApiOperation({ operationId: 'updateTenant', summary: "Change a tenant's limits or messaging" })
   @ApiOkResponse({ type: TenantResponse })
   @ApiBadRequestResponse({ description: 'A bad limit or grant, or a transport MESSAGE_TRANSPORTS does not name' })
   @ApiNotFoundResponse()
@@ -74,7 +76,7 @@ export class TenantsAdminController {
   @Post(':id/keys')
   @HttpCode(201)
   @Header('Cache-Control', 'no-store')
-  @ApiOperation({ operationId: 'createTenantKey' })
+  @ApiOperation({ operationId: 'createTenantKey', summary: 'Make an API key for a tenant' })
   @ApiCreatedResponse({ type: CreatedKeyResponse, description: 'The secret is shown this once' })
   @ApiNotFoundResponse()
   @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set, so no key can be made at run time' })
@@ -84,7 +86,7 @@ export class TenantsAdminController {
 
   @Delete(':id/keys/:keyId')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'revokeTenantKey' })
+  @ApiOperation({ operationId: 'revokeTenantKey', summary: 'Revoke an API key of a tenant' })
   @ApiNoContentResponse({ description: 'Revoked: every API process refuses it within 2 seconds' })
   @ApiNotFoundResponse({ description: 'No such tenant, or no such key of it' })
   @ApiConflictResponse({ description: 'A key of API_KEYS: retire it in the environment' })

@@ -10,6 +10,7 @@ import {
 import { TenantScope } from '@app/database';
 import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
+import { ApiRefusals, Summary } from '../http/api-refusals.decorator';
 import { SignedRoutes } from '../http/signed-routes.decorator';
 import { CALENDAR_NAME } from './calendar-name.pipe';
 import { CalendarsService } from './calendars.service';
@@ -23,6 +24,7 @@ export class CalendarsController {
   constructor(private readonly calendars: CalendarsService) {}
 
   @Put(':name')
+  @Summary('Create or replace a calendar')
   @HttpCode(200)
   @ApiOkResponse({ type: CalendarResponse, description: 'Created, or its dates and description replaced; it applies to every occurrence still to come' })
   @ApiBadRequestResponse({ description: 'A bad name, a date that does not exist, more than 5,000 dates, or an unknown field' })
@@ -34,6 +36,7 @@ export class CalendarsController {
   }
 
   @Get()
+  @Summary('List calendars')
   @ApiOkResponse({ type: CalendarListResponse, description: 'One page, by name' })
   @ApiBadRequestResponse({ description: 'A limit outside 1–100, or a cursor that is not a nextCursor' })
   async list(@Query() query: CalendarPageQuery, @CallerScope() scope: TenantScope): Promise<CalendarListResponse> {
@@ -41,6 +44,8 @@ export class CalendarsController {
   }
 
   @Get(':name')
+  @Summary('Get a calendar')
+  @ApiRefusals.badRequest('name is not a calendar name')
   @ApiOkResponse({ type: CalendarResponse })
   @ApiNotFoundResponse()
   async get(@Param('name', CALENDAR_NAME) name: string, @CallerScope() scope: TenantScope): Promise<CalendarResponse> {
@@ -48,6 +53,8 @@ export class CalendarsController {
   }
 
   @Delete(':name')
+  @Summary('Delete a calendar')
+  @ApiRefusals.badRequest('name is not a calendar name')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted' })
   @ApiConflictResponse({ description: 'An action names it' })

@@ -1,4 +1,4 @@
-import { OpenAPIObject } from '@nestjs/swagger';
+import { ApiPropertyOptions, OpenAPIObject, getSchemaPath } from '@nestjs/swagger';
 import { ActionTypeRegistry, dataJsonSchema } from '@app/action-types';
 
 type Schema = Record<string, unknown>;
@@ -12,6 +12,14 @@ type Operation = {
 export const ERROR_SCHEMA = 'ErrorResponse';
 const CREATE_SCHEMA = 'CreateActionDto';
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/**
+ * A property holding a `model` or null. OpenAPI 3.0 cannot say that with `nullable` beside a
+ * reference (null fails the referenced schema); an alternative that is only null can.
+ */
+export function modelOrNull(model: new () => object): ApiPropertyOptions {
+  return { anyOf: [{ $ref: getSchemaPath(model) }, { type: 'object', nullable: true, enum: [null] }] };
+}
 
 /** `ActionsController.remove` → `deleteAction`: a verb and the resource, as generators name their functions. */
 export function operationId(controllerKey: string, methodKey: string): string {
@@ -34,7 +42,8 @@ export function operationId(controllerKey: string, methodKey: string): string {
  * What the decorators cannot say, added to the generated document so that a client generator can
  * trust it: one security requirement holding all four signature headers (they are needed
  * together, not one of them), each header parameter once, the error body on every error answer,
- * and a create body whose `data` schema is chosen by `action`, from the schemas the API validates with.
+ * `null` in the values of a nullable enum, and a create body whose `data` schema is chosen by
+ * `action`, from the schemas the API validates with.
  */
 export function refineOpenApiDocument(document: OpenAPIObject, signatureSchemes: readonly string[], registry: ActionTypeRegistry): OpenAPIObject {
   const schemas = ((document.components ??= {}).schemas ??= {});
@@ -61,8 +70,17 @@ export function refineOpenApiDocument(document: OpenAPIObject, signatureSchemes:
       }
     }
   }
+  nullInNullableEnums(document);
   if (schemas[CREATE_SCHEMA]) selectDataByAction(schemas as Record<string, Schema>, registry);
   return document;
+}
+
+/** OpenAPI 3.0 checks `enum` before `nullable`: a null answer passes only when the enum lists null too. */
+function nullInNullableEnums(node: unknown): void {
+  if (typeof node !== 'object' || node === null) return;
+  const schema = node as Schema & { enum?: unknown[] };
+  if (schema.nullable === true && Array.isArray(schema.enum) && !schema.enum.includes(null)) schema.enum = [...schema.enum, null];
+  for (const value of Object.values(schema)) nullInNullableEnums(value);
 }
 
 /** Requirements naming signature schemes one by one (any would do) become one that needs them all. */

@@ -24,7 +24,10 @@ export function useOpenApi(app: INestApplication): void {
         'The `/admin/api` routes take the admin login (HTTP basic, `ADMIN_USER` and `ADMIN_PASSWORD`) instead.',
       ].join(' '),
     )
-    .setVersion('1');
+    .setVersion('1')
+    .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    // Relative: the API that serves this document answers its calls, wherever it is reached.
+    .addServer('/');
   for (const header of SIGNATURE_SCHEMES) builder.addApiKey({ type: 'apiKey', in: 'header', name: header }, header);
   builder.addBasicAuth({ type: 'http', scheme: 'basic', description: 'The admin login: ADMIN_USER and ADMIN_PASSWORD' }, ADMIN_SCHEME);
   const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: operationId });

@@ -2,11 +2,12 @@ import { UseFilters, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiSecurity, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
 import { SignatureGuard } from '@app/signature';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
+import { ApiRefusals } from './api-refusals.decorator';
 
 /**
  * A controller of signed routes: every request passes the signature check first, errors are
  * answered by their code, and the OpenAPI document lists it under `tag` with the four signature
- * headers and the 401.
+ * headers, the 401 and what any route can answer.
  */
 export function SignedRoutes(tag: string): ClassDecorator {
   return applyDecorators(
@@ -16,6 +17,7 @@ export function SignedRoutes(tag: string): ClassDecorator {
     ApiSecurity('X-Punctual-Nonce'),
     ApiSecurity('X-Punctual-Signature'),
     ApiUnauthorizedResponse({ description: 'Missing, malformed, expired, replayed or wrong signature' }),
+    ApiRefusals.anyRoute(),
     UseGuards(SignatureGuard),
     UseFilters(ApiExceptionFilter),
   );

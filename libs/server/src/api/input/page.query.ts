@@ -9,7 +9,7 @@ export function pageQuery(max: number, byDefault: number): Class<PageParams> {
   const limitMessage = `limit must be an integer from 1 to ${max}`;
 
   class Page implements PageParams {
-    @ApiPropertyOptional({ minimum: 1, maximum: max, default: byDefault })
+    @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: max, default: byDefault })
     @IsOptional()
     @Type(() => Number)
     @IsInt({ message: limitMessage })

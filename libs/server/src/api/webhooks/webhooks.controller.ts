@@ -13,6 +13,7 @@ import { TenantScope } from '@app/database';
 import { Caller, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
 import { InvalidRequestError } from '../errors/action.errors';
+import { ApiRefusals, Summary } from '../http/api-refusals.decorator';
 import { SignedRoutes } from '../http/signed-routes.decorator';
 import { PageQuery } from '../input/page.query';
 import { CreateWebhookDto } from './dto/create-webhook.dto';
@@ -30,22 +31,27 @@ export class WebhooksController {
 
   /** Its answer holds the secret, so no cache along the way may keep it. */
   @Post()
+  @Summary('Subscribe to webhook events')
   @Header('Cache-Control', 'no-store')
   @ApiCreatedResponse({ type: CreatedWebhookResponse, description: 'The subscription, with its secret: the only time it is shown' })
   @ApiBadRequestResponse({ description: 'Invalid URL or destination, no or unknown event types, unknown action types' })
-  @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set' })
+  @ApiServiceUnavailableResponse({ description: 'SECRET_KEY is not set, or Postgres is out of reach' })
+  @ApiConflictResponse({ description: 'The most subscriptions Punctual keeps exist already: delete one first' })
   async create(@Body() dto: CreateWebhookDto, @Caller() caller: VerifiedKey): Promise<CreatedWebhookResponse> {
     const { subscription, secret } = await this.webhooks.create(dto, caller.tenant);
     return { ...WebhookResponse.from(subscription), secret };
   }
 
   @Get()
+  @Summary('List webhook subscriptions')
   @ApiOkResponse({ type: WebhookListResponse })
   async list(@CallerScope() scope: TenantScope): Promise<WebhookListResponse> {
     return { items: (await this.webhooks.list(scope)).map(WebhookResponse.from) };
   }
 
   @Get(':id')
+  @Summary('Get a webhook subscription')
+  @ApiRefusals.badRequest('id is not a UUID')
   @ApiOkResponse({ type: WebhookResponse })
   @ApiNotFoundResponse()
   async get(@Param('id', ID) id: string, @CallerScope() scope: TenantScope): Promise<WebhookResponse> {
@@ -53,6 +59,8 @@ export class WebhooksController {
   }
 
   @Delete(':id')
+  @Summary('Delete a webhook subscription')
+  @ApiRefusals.badRequest('id is not a UUID')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'Deleted; its pending deliveries are dropped' })
   @ApiNotFoundResponse()
@@ -61,6 +69,8 @@ export class WebhooksController {
   }
 
   @Get(':id/deliveries')
+  @Summary("List a subscription's deliveries")
+  @ApiRefusals.badRequest('id is not a UUID, or a bad limit or cursor')
   @ApiOkResponse({ type: DeliveryPageResponse, description: 'Newest first' })
   @ApiNotFoundResponse()
   async deliveries(@Param('id', ID) id: string, @Query() query: PageQuery, @CallerScope() scope: TenantScope): Promise<DeliveryPageResponse> {
@@ -69,6 +79,8 @@ export class WebhooksController {
   }
 
   @Post(':id/test')
+  @Summary('Send a test event to a subscription')
+  @ApiRefusals.badRequest('id is not a UUID')
   @HttpCode(202)
   @ApiAcceptedResponse({ type: DeliveryResponse, description: 'A webhook.test event is queued for this subscription' })
   @ApiNotFoundResponse()
@@ -77,6 +89,8 @@ export class WebhooksController {
   }
 
   @Post(':id/deliveries/:deliveryId/redeliver')
+  @Summary('Deliver a delivery again')
+  @ApiRefusals.badRequest('id or deliveryId is not a UUID')
   @HttpCode(202)
   @ApiAcceptedResponse({
     type: DeliveryResponse,

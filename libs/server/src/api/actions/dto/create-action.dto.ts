@@ -23,9 +23,9 @@ export class CreateActionDto implements CreateActionRequest {
   @MaxLength(64)
   action: string;
 
-  @ApiProperty({
+  @ApiPropertyOptional({
     oneOf: [
-      { type: 'number', minimum: 100_000_000_000, description: 'epoch milliseconds; below 100000000000 (1973-03-03) is refused as seconds' },
+      { type: 'integer', minimum: 100_000_000_000, description: 'epoch milliseconds; below 100000000000 (1973-03-03) is refused as seconds' },
       { type: 'string', format: 'date-time' },
     ],
     example: '2030-01-15T08:35:17.120Z',
@@ -59,6 +59,7 @@ export class CreateActionDto implements CreateActionRequest {
   frequency?: Frequency;
 
   @ApiPropertyOptional({
+    type: 'integer',
     minimum: 1,
     maximum: MAX_INT32,
     description: 'Required when repeat is true with a frequency: executions still to run, this one included; optional with cron',
@@ -100,7 +101,7 @@ export class CreateActionDto implements CreateActionRequest {
   @MaxLength(64)
   timezone?: string;
 
-  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }], description: 'No occurrence runs after this time' })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string', format: 'date-time' }], description: 'No occurrence runs after this time' })
   @OptionalNotNull()
   @IsExecutionTime()
   endAt?: Date;

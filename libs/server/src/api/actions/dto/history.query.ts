@@ -8,7 +8,7 @@ const LIMIT_MESSAGE = `limit must be an integer from 1 to ${MAX_HISTORY_PAGE}`;
 
 /** Query of `GET /actions/:id/history`: one page of entries, oldest first. */
 export class HistoryQuery implements HistoryParams {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_HISTORY_PAGE, default: MAX_HISTORY_PAGE })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_HISTORY_PAGE, default: MAX_HISTORY_PAGE })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: LIMIT_MESSAGE })

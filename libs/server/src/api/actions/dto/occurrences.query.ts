@@ -8,7 +8,7 @@ const COUNT_MESSAGE = `count must be an integer from 1 to ${MAX_OCCURRENCES}`;
 
 /** Query of `GET /actions/:id/occurrences` and `POST /actions/preview`. */
 export class OccurrencesQuery {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_OCCURRENCES, default: 10 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_OCCURRENCES, default: 10 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: COUNT_MESSAGE })

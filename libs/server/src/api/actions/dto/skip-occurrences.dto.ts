@@ -8,7 +8,7 @@ export const MAX_SKIP_COUNT = 100;
 
 /** Body of `POST /actions/:id/skip` (may be empty: one occurrence); any other field is rejected. */
 export class SkipOccurrencesDto implements SkipOccurrencesRequest {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_SKIP_COUNT, default: 1, description: 'How many of the next occurrences not to run' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_SKIP_COUNT, default: 1, description: 'How many of the next occurrences not to run' })
   @OptionalNotNull()
   @IsInt()
   @Min(1)

@@ -23,7 +23,7 @@ const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most 
  * for every other field (`repeat: false` is how a schedule is cleared).
  */
 export class UpdateActionDto implements UpdateActionRequest {
-  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }] })
+  @ApiPropertyOptional({ oneOf: [{ type: 'integer' }, { type: 'string', format: 'date-time' }] })
   @OptionalNotNull()
   @IsExecutionTime()
   executionTime?: Date;
@@ -50,7 +50,7 @@ export class UpdateActionDto implements UpdateActionRequest {
   @IsEnum(Frequency, { message: `frequency must be one of ${Object.values(Frequency).join(', ')}` })
   frequency?: Frequency;
 
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_INT32 })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_INT32 })
   @OptionalNotNull()
   @IsInt({ message: REMAINDER_MESSAGE })
   @Min(1, { message: REMAINDER_MESSAGE })
@@ -76,7 +76,14 @@ export class UpdateActionDto implements UpdateActionRequest {
   @MaxLength(64)
   timezone?: string;
 
-  @ApiPropertyOptional({ oneOf: [{ type: 'number' }, { type: 'string', format: 'date-time' }], nullable: true, description: 'null removes the end' })
+  // OpenAPI 3.0 says null with `nullable` beside a `type`: each alternative carries it.
+  @ApiPropertyOptional({
+    anyOf: [
+      { type: 'integer', nullable: true },
+      { type: 'string', format: 'date-time', nullable: true },
+    ],
+    description: 'null removes the end',
+  })
   @OptionalOrNull()
   @IsExecutionTime()
   endAt?: Date | null;

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { TENANT_ID_RULE } from '@app/domain';
+import { modelOrNull } from '../../http/openapi-document';
 import { TenantMessagingDto } from './tenant-messaging.dto';
 
 // The admin API's answers as the OpenAPI document describes them; the service answers plain objects of this shape.
@@ -35,8 +36,7 @@ export class TenantResponse {
   limits: TenantLimitsResponse;
 
   @ApiProperty({
-    type: TenantMessagingDto,
-    nullable: true,
+    ...modelOrNull(TenantMessagingDto),
     description: 'What its MESSAGE actions may reach; null is every transport and pattern (the tenant `default` until an operator limits it)',
   })
   messaging: TenantMessagingDto | null;

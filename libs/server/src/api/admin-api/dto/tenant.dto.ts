@@ -5,6 +5,7 @@ import { TENANT_ID_RULE, isTenantId } from '@app/domain';
 import { CreateTenantRequest, UpdateTenantRequest } from '@punctual/contract';
 import { OptionalNotNull } from '../../input/not-null';
 import { TenantLimitsDto } from './tenant-limits.dto';
+import { modelOrNull } from '../../http/openapi-document';
 import { TenantMessagingDto } from './tenant-messaging.dto';
 
 /** Body of `POST /admin/api/tenants`. */
@@ -39,7 +40,7 @@ export class UpdateTenantDto implements UpdateTenantRequest {
   limits?: TenantLimitsDto;
 
   /** Null forgets the grant: the tenant `default` reaches every transport and pattern again, any other none. */
-  @ApiPropertyOptional({ type: TenantMessagingDto, nullable: true })
+  @ApiPropertyOptional(modelOrNull(TenantMessagingDto))
   @ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null)
   @IsObject()
   @ValidateNested()

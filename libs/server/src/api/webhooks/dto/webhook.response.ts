@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty } from '@nestjs/swagger';
 import { DeliveryRecord, DeliveryStatus, SubscriptionRecord } from '@app/database';
 import { WEBHOOK_EVENT_TYPES } from '@app/domain';
 import { CreatedWebhookResource, DeliveryPage, DeliveryResource, WebhookList, WebhookResource } from '@punctual/contract';
@@ -18,7 +18,7 @@ export class WebhookResponse implements WebhookResource {
 }
 
 export class CreatedWebhookResponse extends WebhookResponse implements CreatedWebhookResource {
-  @ApiPropertyOptional({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Shown only in this answer: store it to verify deliveries' })
+  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Shown only in this answer: store it to verify deliveries' })
   secret: string;
 }
 
