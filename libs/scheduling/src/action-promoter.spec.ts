@@ -53,7 +53,10 @@ describe('ActionPromoter.settle', () => {
 
   describe('what it logs when Redis had no markers', () => {
     afterEach(() => jest.restoreAllMocks());
-    const spies = () => ({ warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(), log: jest.spyOn(Logger.prototype, 'log').mockImplementation() });
+    const spies = () => ({
+      warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(),
+      log: jest.spyOn(Logger.prototype, 'log').mockImplementation(),
+    });
 
     it('says so at info, without a warning, when there was nothing to queue again (a first start)', async () => {
       const { warn, log } = spies();
