@@ -114,6 +114,41 @@ describe('Operator console controls (in Chromium)', () => {
     await expect(shown()).resolves.not.toContain(paused);
   });
 
+  it('marks the occurrences a pause holds, those whose time has passed too', async () => {
+    const id = await create(notificationExample());
+    expect((await api.client.post(`/actions/${id}/pause`, {})).status).toBe(200);
+    // Paused two days ago: its next occurrences are in the past, and still held.
+    await api.db.query(`UPDATE actions SET execution_time = now() - interval '2 days', next_attempt_at = now() - interval '2 days' WHERE id = $1`, [id]);
+    await page.goto(`/admin/actions/${id}`);
+    const items = page.locator('ol.occurrences li');
+    await expect(items.count()).resolves.toBeGreaterThan(1);
+    await expect(items.locator('.held').count()).resolves.toBe(await items.count());
+    await expect(page.locator('.held-note').textContent()).resolves.toMatch(/do not run until the action is resumed[\s\S]*misfire policy/);
+  });
+
+  it('words the retry notice from the state now, and follows the state as the page refreshes', async () => {
+    const id = await create(httpRequestExample());
+    await api.db.query(`UPDATE actions SET status = 'FAILED', finished_at = now() WHERE id = $1`, [id]);
+    await page.goto(`/admin/actions/${id}`);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForURL(`**/admin/actions/${id}?done=retried`);
+    const notice = page.locator('#live-action [role="status"]');
+    await expect(notice.textContent()).resolves.toContain('PENDING again');
+    // What a worker does next (none runs here).
+    await api.db.query(`UPDATE actions SET status = 'COMPLETED', finished_at = now() WHERE id = $1`, [id]);
+    await page.waitForFunction(() => document.querySelector('#live-action [role="status"]')?.textContent?.includes('now COMPLETED'), undefined, {
+      timeout: 30_000,
+    });
+    await expect(notice.textContent()).resolves.not.toContain('PENDING again');
+    await expect(fact('Status')).resolves.toBe('COMPLETED');
+  }, 60_000);
+
+  it('shows an execution time at the epoch as the suspect time it is', async () => {
+    const id = await create(httpRequestExample(0, { executionTime: '1970-01-01T00:00:00.000Z' }));
+    await page.goto(`/admin/actions/${id}`);
+    await expect(page.locator('#live-action dt:text-is("Execution time") + dd .time-suspect').textContent()).resolves.toContain('epoch 0 ms');
+  });
+
   it('lists webhook subscriptions with their deliveries, and redelivers a FAILED one', async () => {
     await emptyTables(api.db);
     const { id } = await subscribe(api.client, 'http://127.0.0.1:9/down', { events: ['action.failed'], actionTypes: ['HTTP_REQUEST'] });
