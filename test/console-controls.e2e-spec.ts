@@ -149,6 +149,24 @@ describe('Operator console controls (in Chromium)', () => {
     await expect(page.locator('#live-action dt:text-is("Execution time") + dd .time-suspect').textContent()).resolves.toContain('epoch 0 ms');
   });
 
+  it('fits the actions table in a 1,400 px window, using the width the page has', async () => {
+    const id = await create(httpRequestExample());
+    const error = `HTTP 503 from https://billing.example.com/${'v1/'.repeat(20)}invoices: ${'upstream unavailable '.repeat(8)}`;
+    await api.db.query(`UPDATE actions SET status = 'FAILED', finished_at = now(), retry_count = 3, last_error = $2 WHERE id = $1`, [id, error]);
+    await context.close();
+    context = await consoleContext(browser, api.client.baseUrl, { width: 1400 });
+    page = await context.newPage();
+    await page.goto('/admin/actions');
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector('.table-wrap')!;
+      return { overflow: wrap.scrollWidth - wrap.clientWidth, width: wrap.getBoundingClientRect().width, page: document.documentElement.scrollWidth };
+    });
+    expect(fit.overflow).toBeLessThanOrEqual(0);
+    expect(fit.page).toBeLessThanOrEqual(1400);
+    // The margins beside it are the page's padding, not hundreds of pixels of empty space.
+    expect(fit.width).toBeGreaterThan(1300);
+  });
+
   it('lists webhook subscriptions with their deliveries, and redelivers a FAILED one', async () => {
     await emptyTables(api.db);
     const { id } = await subscribe(api.client, 'http://127.0.0.1:9/down', { events: ['action.failed'], actionTypes: ['HTTP_REQUEST'] });
