@@ -1,4 +1,5 @@
-import { LoggerService, LogLevel } from '@nestjs/common';
+import { ConsoleLogger } from '@nestjs/common';
+import { Logger as NestPinoLogger } from 'nestjs-pino';
 
 /**
  * Nest's startup lines naming every module and every route it mapped: a few hundred lines that
@@ -6,37 +7,23 @@ import { LoggerService, LogLevel } from '@nestjs/common';
  */
 const STARTUP_DETAIL = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 
-/** Passes every line to `inner`, Nest's startup details at debug instead of log. */
-export class QuietStartupLogger implements LoggerService {
-  constructor(private readonly inner: LoggerService) {}
+function isStartupDetail(params: unknown[]): boolean {
+  const context = params[params.length - 1];
+  return typeof context === 'string' && STARTUP_DETAIL.has(context);
+}
 
-  log(message: unknown, ...rest: unknown[]): void {
-    const context = rest[rest.length - 1];
-    if (typeof context === 'string' && STARTUP_DETAIL.has(context)) this.inner.debug?.(message, ...rest);
-    else this.inner.log(message, ...rest);
+/** Nest's readable logger, with its startup details at debug. */
+export class QuietConsoleLogger extends ConsoleLogger {
+  log(message: unknown, ...params: unknown[]): void {
+    if (isStartupDetail(params)) this.debug(message, ...params);
+    else super.log(message, ...params);
   }
+}
 
-  error(message: unknown, ...rest: unknown[]): void {
-    this.inner.error(message, ...rest);
-  }
-
-  warn(message: unknown, ...rest: unknown[]): void {
-    this.inner.warn(message, ...rest);
-  }
-
-  debug(message: unknown, ...rest: unknown[]): void {
-    this.inner.debug?.(message, ...rest);
-  }
-
-  verbose(message: unknown, ...rest: unknown[]): void {
-    this.inner.verbose?.(message, ...rest);
-  }
-
-  fatal(message: unknown, ...rest: unknown[]): void {
-    (this.inner.fatal ?? this.inner.error).call(this.inner, message, ...rest);
-  }
-
-  setLogLevels(levels: LogLevel[]): void {
-    this.inner.setLogLevels?.(levels);
+/** The JSON logger, with Nest's startup details at debug. */
+export class QuietPinoLogger extends NestPinoLogger {
+  log(message: unknown, ...params: unknown[]): void {
+    if (isStartupDetail(params)) this.debug(message, ...params);
+    else super.log(message, ...params);
   }
 }
