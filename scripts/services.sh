@@ -10,6 +10,8 @@
 # to install. Used by `npm run dev`, `npm test` and CI.
 # The containers are for development only: passwordless, published on 127.0.0.1, like the
 # URLs of .env.example. docker-compose.yml is the deployment, with passwords it requires.
+# With SERVICES_STARTED_FILE set (`npm run dev` sets it), each service started here, and only those,
+# is added to that file as a line scripts/stop-services.sh understands, so the caller can stop them.
 set -euo pipefail
 
 DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/punctual}"
@@ -44,6 +46,10 @@ wait_for() { # name check-function
   return 1
 }
 
+started() { # kind id → notes a service started here: "container NAME", "cluster VERSION", "pid PID" or "pidfile PATH"
+  [ -z "${SERVICES_STARTED_FILE:-}" ] || echo "$1 $2" >>"$SERVICES_STARTED_FILE"
+}
+
 is_local() { [ "$1" = 127.0.0.1 ] || [ "$1" = localhost ]; }
 
 docker_runs() { command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; }
@@ -56,6 +62,7 @@ dev_container() { # name host-port container-port docker-run-arguments... → st
   else
     docker run -d --name "$name" -p "127.0.0.1:$port:$inner" "$@" >/dev/null
   fi
+  started container "$name"
 }
 
 start_postgres() {
@@ -65,7 +72,10 @@ start_postgres() {
       -v punctual-dev-postgres:/var/lib/postgresql/data postgres:16-alpine
   elif command -v pg_ctlcluster >/dev/null 2>&1 && [ -d /etc/postgresql ]; then
     echo "Starting the local PostgreSQL cluster ..."
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | tail -n 1)" main start
+    local version
+    version="$(ls /etc/postgresql | tail -n 1)"
+    pg_ctlcluster --skip-systemctl-redirect "$version" main start
+    started cluster "$version"
   else
     cat >&2 <<MSG
 Postgres is not reachable at $PG_HOST:$PG_PORT, and neither a Docker engine nor a local PostgreSQL server was found.
@@ -83,7 +93,9 @@ start_redis() {
     dev_container punctual-dev-redis "$REDIS_PORT" 6379 redis:7-alpine redis-server --save "" --appendonly no --hz 100
   elif command -v redis-server >/dev/null 2>&1; then
     echo "Starting a local redis-server on port $REDIS_PORT ..."
-    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no >/dev/null
+    local pidfile="${TMPDIR:-/tmp}/punctual-dev-redis-$REDIS_PORT.pid"
+    redis-server --daemonize yes --bind 127.0.0.1 --port "$REDIS_PORT" --save "" --appendonly no --pidfile "$pidfile" >/dev/null
+    started pidfile "$pidfile"
   else
     cat >&2 <<MSG
 Redis is not reachable at $REDIS_HOST:$REDIS_PORT, and neither a Docker engine nor redis-server was found.
@@ -116,6 +128,7 @@ run_nats() { # container-name port [config-file] → a NATS server on 127.0.0.1:
   if command -v nats-server >/dev/null 2>&1; then
     echo "Starting a local nats-server on 127.0.0.1:$port${config:+ with $config} ..."
     nohup nats-server ${config:+--config "$config"} --addr 127.0.0.1 --port "$port" >/dev/null 2>&1 &
+    started pid $!
     disown
   else
     cat >&2 <<MSG

@@ -81,6 +81,27 @@ describe('Operator console calendars (in Chromium)', () => {
     expect(await storedCalendars()).toEqual([{ name: 'de-holidays', dates: ['2027-10-03'], description: null, updatedAt: expect.any(String) }]);
   });
 
+  it('loads an existing calendar into the form to edit it in place, and saves the change over it', async () => {
+    expect((await api.client.put('/calendars/office', { dates: ['2027-12-24', '2027-12-31'], description: 'Office closed' })).status).toBe(200);
+    await page.goto('/admin/calendars');
+    await section('office').getByRole('link', { name: 'Edit office of default' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default&name=office&edit=1#put-calendar');
+    await expect(page.getByLabel('Name', { exact: true }).inputValue()).resolves.toBe('office');
+    await expect(page.getByLabel('Description', { exact: true }).inputValue()).resolves.toBe('Office closed');
+    await expect(page.getByLabel('Dates', { exact: true }).inputValue()).resolves.toBe('2027-12-24\n2027-12-31');
+    await expect(page.getByLabel('Tenant', { exact: true }).last().inputValue()).resolves.toBe('default');
+
+    await page.getByLabel('Dates', { exact: true }).press('End');
+    await page.getByLabel('Dates', { exact: true }).pressSequentially('\n2028-01-02');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.waitForURL('**/admin/calendars?tenant=default&saved=office');
+    expect(await storedCalendars()).toEqual([
+      { name: 'office', dates: ['2027-12-24', '2027-12-31', '2028-01-02'], description: 'Office closed', updatedAt: expect.any(String) },
+    ]);
+    // Editing a calendar that does not exist answers 404, as showing it does.
+    expect((await fetch(`${api.client.baseUrl}/admin/calendars?tenant=default&name=nope&edit=1`, { headers: basicAuth() })).status).toBe(404);
+  });
+
   it('refuses a date that does not exist and a bad name with the API’s reasons, keeping the form and storing nothing', async () => {
     expect((await api.client.put('/calendars/office', { dates: ['2027-12-24'], description: 'Office closed' })).status).toBe(200);
     const before = await storedCalendars();

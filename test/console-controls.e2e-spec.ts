@@ -114,6 +114,59 @@ describe('Operator console controls (in Chromium)', () => {
     await expect(shown()).resolves.not.toContain(paused);
   });
 
+  it('marks the occurrences a pause holds, those whose time has passed too', async () => {
+    const id = await create(notificationExample());
+    expect((await api.client.post(`/actions/${id}/pause`, {})).status).toBe(200);
+    // Paused two days ago: its next occurrences are in the past, and still held.
+    await api.db.query(`UPDATE actions SET execution_time = now() - interval '2 days', next_attempt_at = now() - interval '2 days' WHERE id = $1`, [id]);
+    await page.goto(`/admin/actions/${id}`);
+    const items = page.locator('ol.occurrences li');
+    await expect(items.count()).resolves.toBeGreaterThan(1);
+    await expect(items.locator('.held').count()).resolves.toBe(await items.count());
+    await expect(page.locator('.held-note').textContent()).resolves.toMatch(/do not run until the action is resumed[\s\S]*misfire policy/);
+  });
+
+  it('words the retry notice from the state now, and follows the state as the page refreshes', async () => {
+    const id = await create(httpRequestExample());
+    await api.db.query(`UPDATE actions SET status = 'FAILED', finished_at = now() WHERE id = $1`, [id]);
+    await page.goto(`/admin/actions/${id}`);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.waitForURL(`**/admin/actions/${id}?done=retried`);
+    const notice = page.locator('#live-action [role="status"]');
+    await expect(notice.textContent()).resolves.toContain('PENDING again');
+    // What a worker does next (none runs here).
+    await api.db.query(`UPDATE actions SET status = 'COMPLETED', finished_at = now() WHERE id = $1`, [id]);
+    await page.waitForFunction(() => document.querySelector('#live-action [role="status"]')?.textContent?.includes('now COMPLETED'), undefined, {
+      timeout: 30_000,
+    });
+    await expect(notice.textContent()).resolves.not.toContain('PENDING again');
+    await expect(fact('Status')).resolves.toBe('COMPLETED');
+  }, 60_000);
+
+  it('shows an execution time at the epoch as the suspect time it is', async () => {
+    const id = await create(httpRequestExample(0, { executionTime: '1970-01-01T00:00:00.000Z' }));
+    await page.goto(`/admin/actions/${id}`);
+    await expect(page.locator('#live-action dt:text-is("Execution time") + dd .time-suspect').textContent()).resolves.toContain('epoch 0 ms');
+  });
+
+  it('fits the actions table in a 1,400 px window, using the width the page has', async () => {
+    const id = await create(httpRequestExample());
+    const error = `HTTP 503 from https://billing.example.com/${'v1/'.repeat(20)}invoices: ${'upstream unavailable '.repeat(8)}`;
+    await api.db.query(`UPDATE actions SET status = 'FAILED', finished_at = now(), retry_count = 3, last_error = $2 WHERE id = $1`, [id, error]);
+    await context.close();
+    context = await consoleContext(browser, api.client.baseUrl, { width: 1400 });
+    page = await context.newPage();
+    await page.goto('/admin/actions');
+    const fit = await page.evaluate(() => {
+      const wrap = document.querySelector('.table-wrap')!;
+      return { overflow: wrap.scrollWidth - wrap.clientWidth, width: wrap.getBoundingClientRect().width, page: document.documentElement.scrollWidth };
+    });
+    expect(fit.overflow).toBeLessThanOrEqual(0);
+    expect(fit.page).toBeLessThanOrEqual(1400);
+    // The margins beside it are the page's padding, not hundreds of pixels of empty space.
+    expect(fit.width).toBeGreaterThan(1300);
+  });
+
   it('lists webhook subscriptions with their deliveries, and redelivers a FAILED one', async () => {
     await emptyTables(api.db);
     const { id } = await subscribe(api.client, 'http://127.0.0.1:9/down', { events: ['action.failed'], actionTypes: ['HTTP_REQUEST'] });

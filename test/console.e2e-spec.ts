@@ -1,5 +1,6 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { Browser, BrowserContext, Page } from 'playwright-core';
+import { ActionQueues } from '@app/scheduling';
 import { HttpReceiver, waitUntil } from '@app/testing';
 import { ApiTestApp, startCleanApiApp } from './support/api-test-app';
 import { restActions } from './support/console-actions';
@@ -242,6 +243,29 @@ describe('Operator console (in Chromium)', () => {
     await expect(page.title()).resolves.toBe('Punctual');
     const board = await fetch(`${api.client.baseUrl}/admin/queues`, { headers: basicAuth() });
     expect(await board.text()).toContain('"miscLinks":[{"text":"Punctual console","url":"/admin"}]');
+  });
+
+  it("lists a failed attempt's job as failed in Bull Board, which loads nothing from the internet", async () => {
+    const [id] = await failedActions(1);
+    const queue = api.app.get(ActionQueues).queueFor('HTTP_REQUEST');
+    // The row is FAILED a moment before BullMQ moves the job that recorded it.
+    const failed = await waitUntil("the last attempt's job to fail", async () => {
+      const jobs = (await queue.getFailed()).filter((job) => job.data.actionId === id);
+      return jobs.some((job) => job.failedReason.includes('no retry is left')) ? jobs : null;
+    });
+    expect(failed.map((job) => job.failedReason).sort()).toEqual([
+      expect.stringMatching(/^Attempt failed and no retry is left: the action is FAILED/),
+      ...Array(failed.length - 1).fill(expect.stringMatching(/^Attempt failed: the action runs it again later/)),
+    ]);
+    expect(failed.every((job) => job.attemptsMade === 1)).toBe(true);
+
+    const elsewhere: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).origin !== api.client.baseUrl) elsewhere.push(request.url());
+    });
+    await page.goto('/admin/queues/queue/HTTP_REQUEST?status=failed');
+    await page.getByText(failed[0].id!).first().waitFor();
+    expect(elsewhere).toEqual([]);
   });
 
   it('reaches every operation with the keyboard alone', async () => {

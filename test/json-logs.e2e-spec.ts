@@ -102,7 +102,8 @@ describe('JSON logs', () => {
       expect(new Date(line.time).toISOString()).toBe(line.time);
     }
     expect(apiLines.length).toBeGreaterThan(10);
-    expect(workerLines.length).toBeGreaterThan(10);
+    // Its startup (Nest's module lines are at debug) and the attempts' lines.
+    expect(workerLines.length).toBeGreaterThan(5);
   });
 
   it('no line holds an API secret, the admin password, a basic-auth header, a signature or an action header value', () => {

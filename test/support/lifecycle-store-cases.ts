@@ -1,5 +1,5 @@
 import { ActionEntity, LifecycleStorePort, TransitionGuard } from '@app/database';
-import { ActionState, ActionStatus, HistoryDraft, LifecycleEvent, Transition, attemptOutcomeOf, skipEntry, transition } from '@app/domain';
+import { ActionState, ActionStatus, HistoryDraft, LifecycleEvent, Transition, attemptOutcomeOf, skipEntriesOf, transition } from '@app/domain';
 import { EntryDecision } from '@app/testing';
 import { STATE_FIELDS } from '../../libs/database/src/lifecycle-store/state-columns';
 import { DELETION_CASES, NOTICE_CASES, SKIP_NOTICE_CASES, TRANSITION_CASES, catchUp } from '../../libs/domain/src/lifecycle/lifecycle.cases';
@@ -95,11 +95,11 @@ export function describeStoreCases(title: string, open: () => Promise<StoreUnder
       expect(stateOf(written!)).toEqual(stateOf(t.after));
       expect(found.row!.finishedAt !== null).toBe(t.finished);
       expect(found.row!.claimToken !== null).toBe(t.after.status === ActionStatus.InProgress);
-      expect(found.written).toEqual([...t.skipped.map((skip) => skipEntry(skip, t.after.occurrence)), ...t.history]);
+      expect(found.written).toEqual([...skipEntriesOf(t), ...t.history]);
       expect(found.creation).toEqual({ event: 'created', outcome: null });
       // Every entry names the event; only the event's own entry can end an attempt.
       expect(found.decisions).toEqual([
-        ...t.skipped.map(() => ({ event: t.event, outcome: null })),
+        ...skipEntriesOf(t).map(() => ({ event: t.event, outcome: null })),
         ...t.history.map(() => ({ event: t.event, outcome: attemptOutcomeOf(t.event) })),
       ]);
       expect(found.events).toEqual(eventsOf(t));

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { ActionEntity } from '@app/database';
 import { ActionStatus } from '@app/domain';
 import { PunctualMetrics } from '@app/observability';
@@ -62,6 +63,27 @@ describe('ActionPromoter.settle', () => {
     ports.queues.unavailable = true;
     await expect(p.settle({ ...lead, overdue: [lost] })).rejects.toThrow(/Connection is closed/);
     expect(ports.queues.jobs.size).toBe(0);
+  });
+
+  describe('what it logs when Redis had no markers', () => {
+    afterEach(() => jest.restoreAllMocks());
+    const spies = () => ({
+      warn: jest.spyOn(Logger.prototype, 'warn').mockImplementation(),
+      log: jest.spyOn(Logger.prototype, 'log').mockImplementation(),
+    });
+
+    it('says so at info, without a warning, when there was nothing to queue again (a first start)', async () => {
+      const { warn, log } = spies();
+      await (await promoter()).promoter.settle({ ...lead, redisWasReset: true });
+      expect(warn).not.toHaveBeenCalled();
+      expect(log).toHaveBeenCalledWith(expect.stringMatching(/no queue markers yet .*nothing to re-queue/));
+    });
+
+    it('warns that Redis was reset when it queued jobs again', async () => {
+      const { warn } = spies();
+      await (await promoter()).promoter.settle({ ...lead, promoted: 3, redisWasReset: true });
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^Redis was reset; .*promoted 3/));
+    });
   });
 });
 

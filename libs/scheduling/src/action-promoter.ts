@@ -97,13 +97,23 @@ export class ActionPromoter {
     const pending = found.overdue.filter((a) => a.status === ActionStatus.Pending);
     this.sweptUntil = pending.length === this.batches.size ? pending[pending.length - 1] : undefined;
     const report = { promoted: found.promoted, requeued, noAction, redisWasReset: found.redisWasReset };
-    if (report.requeued > 0 || report.redisWasReset || report.noAction > 0) {
-      this.logger.warn(
-        `Redis ${report.redisWasReset ? 'was reset; re-queued everything due within the horizon' : 'missed jobs'}: ` +
-          `promoted ${report.promoted}, re-queued ${report.requeued} overdue, ${report.noAction} of unknown types ended NO_ACTION`,
-      );
-    }
+    this.logReport(report);
     return report;
+  }
+
+  /**
+   * Missing markers with nothing to queue again is what a first start on an empty Redis looks like,
+   * not a loss: that is worth an info line, a warning only when jobs really had to be queued again.
+   */
+  private logReport(report: PromotionReport): void {
+    const counts = `promoted ${report.promoted}, re-queued ${report.requeued} overdue, ${report.noAction} of unknown types ended NO_ACTION`;
+    if (report.redisWasReset && report.promoted === 0 && report.requeued === 0 && report.noAction === 0) {
+      this.logger.log('Redis holds no queue markers yet (a first start, or an empty Redis): marked it, nothing to re-queue');
+    } else if (report.redisWasReset) {
+      this.logger.warn(`Redis was reset; re-queued everything due within the horizon: ${counts}`);
+    } else if (report.requeued > 0 || report.noAction > 0) {
+      this.logger.warn(`Redis missed jobs: ${counts}`);
+    }
   }
 
   /** Queues what enters the horizon, in batches, and advances the watermark as far as Redis took it. */

@@ -22,7 +22,7 @@ import {
   claimable,
   heldByPause,
   localDay,
-  skipEntry,
+  skipEntriesOf,
   transition,
 } from '@app/domain';
 
@@ -49,7 +49,7 @@ type RecordedEntry = HistoryDraft & EntryDecision;
 function recordedEntries(t: Transition<ActionEntity>): RecordedEntry[] {
   const decided = (outcome: AttemptOutcome | null) => ({ event: t.event, outcome });
   return [
-    ...t.skipped.map((skip) => ({ ...skipEntry(skip, t.after.occurrence), ...decided(null) })),
+    ...skipEntriesOf(t).map((entry) => ({ ...entry, ...decided(null) })),
     ...t.history.map((entry) => ({ ...entry, ...decided(attemptOutcomeOf(t.event)) })),
   ];
 }

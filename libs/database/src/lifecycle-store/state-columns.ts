@@ -1,5 +1,5 @@
 import { ActionEntity } from '../entities/action.entity';
-import { ActionNotice, ActionState, HistoryDraft, Transition, attemptOutcomeOf, skipEntry } from '@app/domain';
+import { ActionNotice, ActionState, HistoryDraft, Transition, attemptOutcomeOf, skipEntriesOf } from '@app/domain';
 import { UnnestColumn } from '../repositories/unnest-columns';
 import { actionParameter, isJsonField } from './action-columns';
 
@@ -100,11 +100,14 @@ function jsonRowsColumn<T>(
 
 /** A transition's skipped occurrences as one batch column: their history entries. */
 export function skippedColumn<T>(transitionOf: (item: T) => Transition<ActionEntity>): UnnestColumn<T> {
-  const entriesOf = ({ skipped, after }: Transition<ActionEntity>) =>
-    skipped.map((skip) => {
-      const entry = skipEntry(skip, after.occurrence);
-      return { from_status: entry.from, to_status: entry.to, occurrence: entry.occurrence, attempt: entry.attempt, note: entry.note };
-    });
+  const entriesOf = (t: Transition<ActionEntity>) =>
+    skipEntriesOf(t).map((entry) => ({
+      from_status: entry.from,
+      to_status: entry.to,
+      occurrence: entry.occurrence,
+      attempt: entry.attempt,
+      note: entry.note,
+    }));
   return jsonRowsColumn('skipped', entriesOf, transitionOf);
 }
 

@@ -5,6 +5,7 @@ import { ActionState } from './action-state';
 import { transition } from './lifecycle';
 import { catchUp } from './lifecycle.cases';
 import { newActionState } from './new-action-state';
+import { skipEntriesOf } from './skips';
 import { MAX_LISTING_STEPS, upcomingOccurrences } from './upcoming-occurrences';
 
 const START = Date.parse('2027-03-20T00:00:00.000Z');
@@ -127,5 +128,29 @@ describe('occurrences under a calendar', () => {
       new Set(Array.from({ length: weeks }, (_, week) => new Date(firstMonday + week * 7 * DAY).toISOString().slice(0, 10)));
     expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS - 10))).toHaveLength(3);
     expect(upcomingOccurrences(mondays, 3, calendar(MAX_LISTING_STEPS + 10))).toEqual([]);
+  });
+});
+
+describe('the history of a calendar date', () => {
+  it("is one entry per skipped occurrence: the transition's own, saying the date, the calendar and what runs next", () => {
+    const action = repeating({ frequency: Frequency.Daily, cron: null }, 'UTC', 3);
+    const skipped = transition(action, { type: 'calendarDate', now: action.nextAttemptAt, catchUp });
+    expect(skipped.skipped).toHaveLength(1);
+    expect(skipEntriesOf(skipped)).toEqual([]);
+    expect(skipped.history).toEqual([
+      expect.objectContaining({ from: 'PENDING', to: 'PENDING', note: expect.stringMatching(/is a date of calendar holidays; next at/) }),
+    ]);
+    // Still told to the client and counted: one action.occurrence_skipped event for the calendar.
+    expect(skipped.skipNotices.map((notice) => [notice.reason, notice.count])).toEqual([['calendar', 1]]);
+  });
+
+  it('keeps an entry for each other occurrence it passes, missed while the workers were down', () => {
+    const action = repeating({ frequency: Frequency.Hourly, cron: null }, 'UTC', 10);
+    const late = new Date(action.executionTime.getTime() + 3 * 3_600_000 + 60_000);
+    const skipped = transition(action, { type: 'calendarDate', now: late, catchUp });
+    const entries = skipEntriesOf(skipped);
+    expect(entries.length).toBeGreaterThan(0);
+    expect(entries.every((entry) => !entry.note!.startsWith('skipped: calendar'))).toBe(true);
+    expect(entries).toHaveLength(skipped.skipped.length - 1);
   });
 });

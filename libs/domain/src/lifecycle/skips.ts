@@ -1,6 +1,6 @@
 import { ActionStatus } from '../action-vocabulary';
 import { Schedule, nextOccurrence } from '../schedule/schedule';
-import type { HistoryDraft } from './action-state';
+import type { ActionState, HistoryDraft, Transition } from './action-state';
 
 /** Why an occurrence did not run. */
 export const SKIP_REASONS = ['request', 'calendar', 'dst', 'misfire'] as const;
@@ -99,4 +99,13 @@ export function skipNoticesOf(skipped: readonly SkippedOccurrences[]): SkipNotic
  */
 export function skipEntry(skip: SkippedOccurrences, nextOccurrence: number): HistoryDraft {
   return { from: ActionStatus.Pending, to: ActionStatus.Pending, occurrence: nextOccurrence, attempt: 0, note: skipNote(skip) };
+}
+
+/**
+ * The history entries of a transition's skipped occurrences, written before its own entry. A
+ * calendar date's skip has none: the transition's own entry records it (the date, the calendar
+ * and what runs next), and one skipped occurrence gets one entry.
+ */
+export function skipEntriesOf(t: Pick<Transition<ActionState>, 'event' | 'skipped' | 'after'>): HistoryDraft[] {
+  return t.skipped.filter((skip) => !(t.event === 'calendarDate' && skip.reason === 'calendar')).map((skip) => skipEntry(skip, t.after.occurrence));
 }

@@ -1,7 +1,8 @@
-import { LogLevel, LoggerService } from '@nestjs/common';
-import { Logger as NestPinoLogger, PinoLogger } from 'nestjs-pino';
+import { LoggerService } from '@nestjs/common';
+import { PinoLogger } from 'nestjs-pino';
 import pino, { DestinationStream, Logger, LevelWithSilent } from 'pino';
 import { PunctualConfig, logLevelsUpTo } from '@app/config';
+import { QuietConsoleLogger, QuietPinoLogger } from './quiet-startup-logger';
 import { configuredSecrets, secretScrubber } from './secret-scrubber';
 
 const PINO_LEVELS: Record<PunctualConfig['logLevel'], LevelWithSilent> = { error: 'error', warn: 'warn', log: 'info', debug: 'debug', verbose: 'trace' };
@@ -39,10 +40,10 @@ export function createJsonLogger(config: PunctualConfig, destination?: Destinati
 
 /**
  * The `logger` option a process gives Nest: its own readable logger filtered to LOG_LEVEL by
- * default, JSON lines through nestjs-pino with LOG_FORMAT=json.
+ * default, JSON lines through nestjs-pino with LOG_FORMAT=json; either with the startup details at debug.
  */
-export function appLogger(config: PunctualConfig): LoggerService | LogLevel[] {
-  if (config.logFormat === 'text') return logLevelsUpTo(config.logLevel);
+export function appLogger(config: PunctualConfig): LoggerService {
+  if (config.logFormat === 'text') return new QuietConsoleLogger({ logLevels: logLevelsUpTo(config.logLevel) });
   const params = { pinoHttp: { logger: createJsonLogger(config) } };
-  return new NestPinoLogger(new PinoLogger(params), params);
+  return new QuietPinoLogger(new PinoLogger(params), params);
 }

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import { Server } from 'node:http';
+import { AddressInfo } from 'node:net';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
@@ -7,6 +9,7 @@ import { appLogger, startTracing } from '@app/observability';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';
 import { connectGrpc } from './grpc/connect-grpc';
+import { startupBanner } from './http/startup-banner';
 import { connectRpc } from './rpc/connect-rpc';
 
 async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise<void> {
@@ -19,7 +22,8 @@ async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise
   await connectRpc(app);
   await connectGrpc(app);
   await app.listen(config.http.port);
-  Logger.log(`Punctual API listening on http://localhost:${config.http.port} (docs at /docs)`, 'Bootstrap');
+  const { port } = (app.getHttpServer() as Server).address() as AddressInfo;
+  Logger.log(startupBanner(port, config.metrics.enabled), 'Bootstrap');
 }
 
 /**

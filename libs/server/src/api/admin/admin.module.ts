@@ -5,16 +5,34 @@ import { BullBoardModule } from '@bull-board/nestjs';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { AdminAuthMiddleware } from './admin-auth.middleware';
 import { AdminAuthModule } from './admin-auth.module';
-import { adminHeaders } from './admin-headers';
+import { bullBoardHeaders } from './admin-headers';
 import { WEBHOOK_QUEUE, WebhookQueueModule } from '@app/webhooks';
 
 export const ADMIN_ROUTE = '/admin/queues';
 
-/** Bull Board's own Express app, without the `X-Powered-By` banner the API leaves off everywhere else. */
+type RenderFile = (file: string, options: object, done: (error: Error | null, html?: string) => void) => void;
+/** The stylesheet link Bull Board's page template carries. */
+const GOOGLE_FONTS = /<link [^>]*href="https:\/\/fonts\.googleapis\.com\/[^>]*>/g;
+
+/**
+ * Bull Board's own Express app, without the `X-Powered-By` banner the API leaves off everywhere
+ * else, and with its page's Google Fonts link taken out: nothing under /admin loads anything from
+ * the internet (it falls back to local fonts; its content security policy would block them too).
+ */
 class BoardAdapter extends ExpressAdapter {
   constructor() {
     super();
     this.app.disable('x-powered-by');
+  }
+
+  setViewsPath(viewPath: string): this {
+    super.setViewsPath(viewPath);
+    // Express keeps the engine it was given under `engines`, which its types leave out.
+    const render = (this.app as unknown as { engines: Record<string, RenderFile> }).engines['.ejs'];
+    this.app.engine('ejs', (file: string, options: object, done: (error: Error | null, html?: string) => void) =>
+      render(file, options, (error, html) => done(error, html?.replace(GOOGLE_FONTS, ''))),
+    );
+    return this;
   }
 }
 
@@ -39,7 +57,7 @@ export class AdminModule {
             adapter: BoardAdapter,
             // The console at /admin shows the actions behind these jobs; its menu links back here.
             boardOptions: { uiConfig: { boardTitle: 'Punctual', miscLinks: [{ text: 'Punctual console', url: '/admin' }] } },
-            middleware: [adminHeaders, auth.handler()],
+            middleware: [bullBoardHeaders, auth.handler()],
           }),
         }),
         BullBoardModule.forFeature(

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, Header, HttpStatus, Param, Post, Query, Res, UseFilters, UseGuards } from '@nestjs/common';
-import { EVERY_TENANT } from '@app/database';
+import { ActionEntity, EVERY_TENANT } from '@app/database';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Response } from 'express';
-import { InvalidChangeError, TransitionRefusedError } from '@app/domain';
+import { ActionStatus, InvalidChangeError, TransitionRefusedError } from '@app/domain';
 import { ActionTypeRegistry } from '@app/action-types';
 import { ActionCommands, ActionControl } from '../actions/action-commands.service';
 import { ActionQueries } from '../actions/action-queries.service';
@@ -29,6 +29,12 @@ const DONE = new Map<Done, string>([
   ['rescheduled', 'Rescheduled: the action runs at its new execution time.'],
   ['canceled', 'Canceled: the action never runs again (an occurrence that was running or locked finishes first).'],
 ]);
+
+/** The page refreshes in place after a change: a text about a state that has since moved on says where it went. */
+function doneNotice(done: Done, action: ActionEntity): Notice {
+  const moved = done === 'retried' && action.status !== ActionStatus.Pending && action.status !== ActionStatus.InProgress;
+  return { kind: 'success', text: moved ? `Retried: the retry has run since, and the action is now ${action.status}.` : DONE.get(done)! };
+}
 
 /**
  * The actions list and each action's page with its operations. Every change goes through
@@ -65,9 +71,7 @@ export class ActionPagesController {
   @Get(':id')
   @Header('Content-Type', HTML_CONTENT_TYPE)
   async show(@Param('id') id: string, @Query('done') done: unknown, @CsrfToken() csrfToken: string): Promise<string> {
-    const text = typeof done === 'string' ? DONE.get(done as Done) : undefined;
-    const notice: Notice | undefined = text ? { kind: 'success', text } : undefined;
-    return this.render(parseId(id), csrfToken, notice);
+    return this.render(parseId(id), csrfToken, undefined, typeof done === 'string' && DONE.has(done as Done) ? (done as Done) : undefined);
   }
 
   @Post(':id/retry')
@@ -140,8 +144,9 @@ export class ActionPagesController {
     }
   }
 
-  private async render(id: string, csrfToken: string, notice?: Notice): Promise<string> {
+  private async render(id: string, csrfToken: string, notice?: Notice, done?: Done): Promise<string> {
     const data = await this.pages.load(id);
-    return layout({ title: `Action ${id}`, section: 'actions', notice, body: actionPageView({ ...data, csrfToken }) });
+    const body = actionPageView({ ...data, csrfToken, done: done && doneNotice(done, data.action) });
+    return layout({ title: `Action ${id}`, section: 'actions', notice, body });
   }
 }

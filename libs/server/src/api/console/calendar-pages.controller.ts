@@ -18,7 +18,7 @@ import { ConsoleInputError, RawInput, parseTenantId, textField } from './console
 import { ConsoleTenants } from './tenant-filter';
 import { CsrfGuard } from './security/csrf.guard';
 import { CsrfToken } from './security/csrf-token.decorator';
-import { CalendarForm, CalendarsShown, calendarsView, emptyCalendarForm } from './views/calendars.view';
+import { CalendarForm, CalendarsShown, calendarForm, calendarsView, emptyCalendarForm } from './views/calendars.view';
 import { queryString } from './views/html';
 import { Notice, layout, sendPage } from './views/layout.view';
 import { TenantFilter } from './views/tenant-filter.view';
@@ -102,8 +102,12 @@ export class CalendarPagesController {
   @Get()
   async index(@Query() query: RawInput, @CsrfToken() csrfToken: string, @Res() res: Response): Promise<void> {
     const filter = await this.consoleTenants.filter(query);
-    const shown = await this.shown(filter, calendarNameIn(query, 'name'), textField(query, 'cursor'));
-    await this.send(res, HttpStatus.OK, csrfToken, filter, doneNotice(query, filter), emptyCalendarForm(filter.selected ?? DEFAULT_TENANT), shown);
+    const name = calendarNameIn(query, 'name');
+    const shown = await this.shown(filter, name, textField(query, 'cursor'));
+    // `?name=…&edit=1`: the form holds that calendar as stored, to be changed and saved over it.
+    const form =
+      name !== undefined && textField(query, 'edit') === '1' ? calendarForm(shown.items[0]) : emptyCalendarForm(filter.selected ?? DEFAULT_TENANT);
+    await this.send(res, HttpStatus.OK, csrfToken, filter, doneNotice(query, filter), form, shown);
   }
 
   @Post()

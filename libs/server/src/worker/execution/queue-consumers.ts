@@ -1,5 +1,5 @@
 import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
+import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { PunctualConfig } from '@app/config';
 import { ActionJobData } from '@app/scheduling';
 import { ActionProcessor, JobOutcome } from './action-processor';
@@ -12,6 +12,16 @@ import { workerOptions } from './worker-options';
 
 /** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
 const STOP_GRACE_MS = 5000;
+
+/**
+ * A job whose attempt failed ends failed in BullMQ's terms too, so the queue admin lists it under
+ * failed with the reason, never retried by BullMQ (the row decides what runs next, as a job of its
+ * own). Failed jobs are kept a day, at most 5,000 per queue (queue-defaults.ts).
+ */
+const FAILED_ATTEMPTS: Partial<Record<JobOutcome, string>> = {
+  failed: 'Attempt failed and no retry is left: the action is FAILED (its history says why)',
+  retry: 'Attempt failed: the action runs it again later, as a new job (its history says why)',
+};
 
 /**
  * One BullMQ worker per served action type, each with the type's rate limit. Workers are
@@ -62,7 +72,10 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
       throw new DelayedError();
     }
     try {
-      return await this.processor.process(type, job.data);
+      const outcome = await this.processor.process(type, job.data);
+      const failed = FAILED_ATTEMPTS[outcome];
+      if (failed) throw new UnrecoverableError(failed);
+      return outcome;
     } catch (error) {
       if (!(error instanceof NotDueYetError)) throw error;
       await job.moveToDelayed(Date.now() + error.dueInMs, token);

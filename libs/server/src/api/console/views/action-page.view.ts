@@ -5,6 +5,7 @@ import { csrfField, duration, fact, jsonBlock, statusBadge, timeTag } from './fr
 import { MAX_SKIP_COUNT } from '../../actions/dto/skip-occurrences.dto';
 import { calendarHref } from './calendars.view';
 import { SafeHtml, html, segment } from './html';
+import { Notice, noticeBox } from './layout.view';
 
 export interface ActionPageData {
   action: ActionEntity;
@@ -16,6 +17,8 @@ export interface ActionPageData {
   jobHref: string | null;
   controls: ActionControls;
   csrfToken: string;
+  /** What the change the operator just made did, worded from the action's state now (the region it is in refreshes). */
+  done?: Notice;
   /** Why the due action waits, when it is for a worker: none that is live serves its type, or none knows it. */
   workerWait: WorkerWait | null;
 }
@@ -133,14 +136,24 @@ function schedule(a: ActionEntity, occurrences: Date[]): SafeHtml {
         <dd>${a.timezone ?? 'UTC'}</dd>
       </div>
     </dl>
+    ${occurrences.length > 0 ? nextOccurrences(a, occurrences) : ''}`;
+}
+
+/** The scheduled times from the current occurrence on; those a pause holds say so, their time passed or not. */
+function nextOccurrences(a: ActionEntity, occurrences: Date[]): SafeHtml {
+  const held = (index: number) => a.pausedFrom !== null && a.occurrence + index >= a.pausedFrom;
+  return html`<h3>Next occurrences</h3>
     ${
-      occurrences.length > 0
-        ? html`<h3>Next occurrences</h3>
-            <ol class="occurrences">
-              ${occurrences.map((time) => html`<li>${timeTag(time)}</li>`)}
-            </ol>`
-        : ''
-    }`;
+      a.pausedFrom === null
+        ? ''
+        : html`<p class="hint held-note">
+            Paused from occurrence ${a.pausedFrom}: the occurrences marked held do not run until the action is resumed; those whose time has passed by then
+            follow the misfire policy (${a.misfirePolicy}).
+          </p>`
+    }
+    <ol class="occurrences">
+      ${occurrences.map((time, index) => html`<li>${timeTag(time)}${held(index) ? html` <span class="held">held (paused)</span>` : ''}</li>`)}
+    </ol>`;
 }
 
 /**
@@ -231,6 +244,7 @@ export function actionPageView(data: ActionPageData): SafeHtml {
   return html`<p class="breadcrumb"><a href="/admin/actions">Actions</a> › <code>${a.id}</code>${job}</p>
     <h1>Action <code class="id">${a.id}</code></h1>
     <div id="live-action" data-live>
+      ${noticeBox(data.done)}
       <section aria-labelledby="state">
         <h2 id="state" class="visually-hidden">State</h2>
         ${workerWaitNote(a, data.workerWait)} ${facts(a)}

@@ -25,6 +25,11 @@ export function emptyCalendarForm(tenant: string): CalendarForm {
   return { tenant, name: '', description: '', dates: '' };
 }
 
+/** The form filled with a calendar as stored, to be changed and saved over it: one date a line. */
+export function calendarForm(c: CalendarRecord): CalendarForm {
+  return { tenant: c.tenantId, name: c.name, description: c.description ?? '', dates: c.dates.join('\n') };
+}
+
 /**
  * The element id of a calendar's section, for links from an action's page; no other id on the
  * page starts with `calendar-`. A tenant's id has no `.`, so no two calendars share one.
@@ -98,6 +103,14 @@ function calendarSection(c: CalendarRecord, csrfToken: string): SafeHtml {
       ${fact('Updated', timeTag(c.updatedAt))}
     </dl>
     ${datesTable(c.dates)}
+    <p>
+      <a
+        class="button"
+        href="/admin/calendars${queryString({ tenant: c.tenantId, name: c.name, edit: '1' })}#put-calendar"
+        aria-label="Edit ${c.name} of ${c.tenantId}"
+        >Edit</a
+      >
+    </p>
     <form
       method="post"
       action="/admin/calendars/${segment(c.tenantId)}/${segment(c.name)}/delete"

@@ -1,4 +1,5 @@
 import { ActionStatus } from '@app/domain';
+import { MIN_EPOCH_MS } from '../../input/api-time';
 import { HtmlValue, SafeHtml, html } from './html';
 
 /** Fields named `_csrf` carry the form's CSRF token (see CsrfGuard). */
@@ -16,7 +17,11 @@ export function utcText(date: Date): string {
 /** A time in UTC; console.js rewrites the text into the browser's zone and keeps UTC in the tooltip. */
 export function timeTag(date: Date | null): SafeHtml {
   if (!date) return html`<span class="muted">—</span>`;
-  return html`<time datetime="${date.toISOString()}" title="${utcText(date)}">${utcText(date)}</time>`;
+  const tag = html`<time datetime="${date.toISOString()}" title="${utcText(date)}">${utcText(date)}</time>`;
+  // A time this early was almost surely meant otherwise (0, or seconds as milliseconds): say so rather than show "Jan 1, 1970" as if meant.
+  return date.getTime() < MIN_EPOCH_MS
+    ? html`${tag} <span class="time-suspect">(epoch ${date.getTime()} ms: before 1973, most likely 0 or seconds sent as milliseconds)</span>`
+    : tag;
 }
 
 export function statusBadge(status: ActionStatus): SafeHtml {
