@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { RPC_PATTERNS } from '@punctual/contract';
 import { CreateActionRequest, PunctualClient, SignedRpc, UntypedActionTypes } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
@@ -236,7 +236,12 @@ describe.each([
         /Signature does not match/,
       );
       const signed = raw.message(RPC_PATTERNS.create, null, { rawBody: body() });
-      expect(await expectUnauthorized({ ...signed, body: JSON.stringify(JSON.parse(signed.body), null, 1) })).toMatch(/Signature does not match/);
+      const resent = JSON.stringify(JSON.parse(signed.body), null, 1);
+      // The answer names what the server signed, as over HTTP: the pattern stands for the path.
+      expect(await expectUnauthorized({ ...signed, body: resent })).toBe(
+        `Signature does not match for key '${TEST_KEY.keyId}': sign TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY with the key's secret (HMAC-SHA256, hex). ` +
+          `The server saw METHOD RPC, PATH_WITH_QUERY "${RPC_PATTERNS.create}" and a RAW_BODY of ${Buffer.byteLength(resent)} bytes with SHA-256 ${createHash('sha256').update(resent).digest('hex')}`,
+      );
       expect(await expectUnauthorized(raw.message(RPC_PATTERNS.createBatch, null, { rawBody: body() }))).toMatch(/Signature does not match/);
     });
 
