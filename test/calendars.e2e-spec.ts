@@ -120,7 +120,7 @@ describe('Calendars', () => {
       { executionTime: Date.now(), retryPolicy: { maxRetries: 1, backoff: { type: 'linear' } } },
       /retryPolicy.backoff.type must be exponential, fixed or list/,
     ],
-    ['no executionTime without cron', { repeat: true, frequency: 'DAILY', executionRemainder: 1 }, /executionTime must be/],
+    ['no executionTime without cron', { repeat: true, frequency: 'DAILY', executionRemainder: 1 }, /^executionTime is required$/],
   ])('%s → 400 naming the field, nothing stored, also in a preview', async (_name, extra, message) => {
     const before = await storedCounts(stack.api.db);
     const jobs = await queuedJobs(stack.api.app);

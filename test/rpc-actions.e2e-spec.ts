@@ -182,6 +182,32 @@ describe.each([
     });
   });
 
+  it('a refused create lists every problem of its envelope and its data in one answer, word for word as over HTTP', async () => {
+    const before = await storedCounts(api.db);
+    const { executionTime, ...rest } = httpRequestExample();
+    const body = {
+      ...rest,
+      executeAt: executionTime,
+      data: { url: 'ftp://example.com' },
+      retryPolicy: { maxRetries: 30, backoff: { type: 'fixed', delayMs: 5 } },
+    };
+    const problems = [
+      'property executeAt should not exist; did you mean executionTime?',
+      'executionTime is required',
+      'retryPolicy.maxRetries must be an integer from 0 to 25',
+      'retryPolicy.backoff.delayMs must be an integer of ms from 100 to 604800000 (7 days)',
+      'data.url: url must be an http or https URL',
+    ];
+    expect((await refusal(raw.send(RPC_PATTERNS.create, body))).body).toEqual({ statusCode: 400, error: 'Bad Request', message: problems });
+    expect((await refusal(raw.send(RPC_PATTERNS.createBatch, { items: [httpRequestExample(), body] }))).body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: problems.map((problem) => `items.1.${problem}`),
+    });
+    expect((await api.client.post('/actions', body)).body).toEqual({ statusCode: 400, error: 'Bad Request', message: problems });
+    expect(await storedCounts(api.db)).toEqual(before);
+  });
+
   it('refuses what HTTP refuses before validation: malformed JSON, JSON nested too deep, a body over 64 KiB (413)', async () => {
     const before = await storedCounts(api.db);
     expect((await refusal(raw.send(RPC_PATTERNS.create, null, { rawBody: '{"action":' }))).body).toMatchObject({

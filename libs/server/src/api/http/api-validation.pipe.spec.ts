@@ -23,6 +23,11 @@ async function problems(body: unknown, dto: object = CreateActionDto): Promise<s
 describe('A refused body lists every problem once, in Punctual’s words', () => {
   it('a field left out is required', async () => {
     expect(await problems({})).toEqual(['action is required', 'executionTime is required', 'data is required']);
+    // A field required on a condition keeps the condition.
+    expect(await problems({ ...ok, repeat: true })).toEqual([
+      'frequency is required when repeat is true',
+      'executionRemainder is required when repeat is true (optional with cron: absent means no limit)',
+    ]);
   });
 
   it('a field that breaks several rules gets one message', async () => {

@@ -20,7 +20,8 @@ export function ValidateByProblems(name: string, problems: (value: unknown) => s
 const UNKNOWN_FIELD = 'whitelistValidation';
 
 /**
- * The problems of a body, one per field, in Punctual's words: a field left out is "required"; of
+ * The problems of a body, one per field, in Punctual's words: a field left out is "required" (on
+ * the condition its rule's message states, if any); of
  * several rules a value breaks, the message of the first one declared (usually "must be a …");
  * an unknown field names the known one it most likely misspells; a rule declared with
  * `ValidateByProblems` gives each of its problems.
@@ -37,12 +38,18 @@ function ownProblems(error: ValidationError, path: string, parent: string): stri
   const names = Object.keys(constraints);
   if (names.length === 0) return [];
   if (names.includes(UNKNOWN_FIELD)) return [unknownField(error, parent)];
-  if (error.value === undefined) return [`${path} is required`];
   const name = names.at(-1)!;
+  if (error.value === undefined) return [`${path} is required${conditionOf(constraints[name])}`];
   const listed = problemLists.get(name)?.(error.value);
   const messages = listed ?? [constraints[name]];
   // Messages name the field from its own object: a nested one's path leads (`items.2.`).
   return parent ? messages.map((message) => `${parent}.${message}`) : messages;
+}
+
+/** The condition a rule's message puts on its field ("… when repeat is true"), so that "required" keeps it. */
+function conditionOf(message: string): string {
+  const at = message.indexOf(' when ');
+  return at < 0 ? '' : message.slice(at);
 }
 
 function unknownField(error: ValidationError, parent: string): string {
