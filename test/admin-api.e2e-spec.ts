@@ -68,7 +68,7 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
     // A POST that needs a body still says what is missing.
     const bodyless = await fetch(`${api.client.baseUrl}/admin/api/tenants`, { method: 'POST', headers: basicAuth() });
     expect(bodyless.status).toBe(400);
-    expect((await bodyless.json()).message).toEqual(expect.arrayContaining([expect.stringMatching(/^id must be/)]));
+    expect((await bodyless.json()).message).toEqual(['id is required']);
   });
 
   it.each([
