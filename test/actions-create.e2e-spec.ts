@@ -96,15 +96,19 @@ describe('Creating actions (POST /actions, POST /actions/batch)', () => {
   describe('rejects, storing and queueing nothing', () => {
     it.each([
       ['an unknown field', { ...httpRequestExample(), status: 'COMPLETED' }, /property status should not exist/],
-      ['a missing action', { ...httpRequestExample(), action: undefined }, /action must be a string/],
-      ['a missing executionTime', { ...httpRequestExample(), executionTime: undefined }, /executionTime must be epoch milliseconds/],
+      ['a missing action', { ...httpRequestExample(), action: undefined }, /^action is required$/],
+      ['a missing executionTime', { ...httpRequestExample(), executionTime: undefined }, /^executionTime is required$/],
       ['a zone-less executionTime', httpRequestExample(0, { executionTime: '2031-06-01T10:00:00' }), /ISO-8601 string with a zone/],
       ['executionTime of the wrong type', httpRequestExample(0, { executionTime: true }), /executionTime must be/],
       ['data that is not an object', httpRequestExample(0, { data: 'x' }), /data must be an object/],
       ['metadata that is not an object', httpRequestExample(0, { metadata: [1] }), /metadata must be an object/],
       ['repeat that is not a boolean', httpRequestExample(0, { repeat: 'yes' }), /repeat must be a boolean/],
-      ['repeat without frequency', notificationExample(0, { frequency: undefined }), /frequency must be one of/],
-      ['repeat without executionRemainder', notificationExample(0, { executionRemainder: undefined }), /executionRemainder must be an integer/],
+      ['repeat without frequency', notificationExample(0, { frequency: undefined }), /^frequency is required when repeat is true$/],
+      [
+        'repeat without executionRemainder',
+        notificationExample(0, { executionRemainder: undefined }),
+        /^executionRemainder is required when repeat is true \(optional with cron: absent means no limit\)$/,
+      ],
       ['executionRemainder 0', notificationExample(0, { executionRemainder: 0 }), /executionRemainder must be an integer ≥ 1/],
       ['an unknown frequency', notificationExample(0, { frequency: 'YEARLY' }), /frequency must be one of TEN_MINS, HOURLY, DAILY, WEEKLY, MONTHLY/],
       ['an unknown misfirePolicy', notificationExample(0, { misfirePolicy: 'LATER' }), /misfirePolicy must be one of RUN_ONCE, RUN_ALL, SKIP/],

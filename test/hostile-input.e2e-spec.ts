@@ -171,7 +171,11 @@ const CASES: Case[] = [
     httpRequestExample(HOUR, { extra: { constructor: { constructor: 1 } } }),
     /property extra should not exist/,
   ),
-  create('a body that is an array', [httpRequestExample(HOUR)], /action must be a string/),
+  create(
+    'a body that is an array',
+    [httpRequestExample(HOUR)],
+    /^property 0 should not exist\naction is required\nexecutionTime is required\ndata is required$/,
+  ),
   // the same rules for each batch item, named by index
   batchItem('null executionTime', httpRequestExample(HOUR, { executionTime: null }), /^items\.2\.executionTime must be/m),
   batchItem('executionTime in seconds', httpRequestExample(HOUR, { executionTime: SECONDS_AN_HOUR_AHEAD }), ITEM_IN_SECONDS),

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { RPC_PATTERNS } from '@punctual/contract';
 import { CreateActionRequest, PunctualClient, SignedRpc, UntypedActionTypes } from '@punctual/client';
 import { TEST_KEY } from '@app/testing';
@@ -182,6 +182,32 @@ describe.each([
     });
   });
 
+  it('a refused create lists every problem of its envelope and its data in one answer, word for word as over HTTP', async () => {
+    const before = await storedCounts(api.db);
+    const { executionTime, ...rest } = httpRequestExample();
+    const body = {
+      ...rest,
+      executeAt: executionTime,
+      data: { url: 'ftp://example.com' },
+      retryPolicy: { maxRetries: 30, backoff: { type: 'fixed', delayMs: 5 } },
+    };
+    const problems = [
+      'property executeAt should not exist; did you mean executionTime?',
+      'executionTime is required',
+      'retryPolicy.maxRetries must be an integer from 0 to 25',
+      'retryPolicy.backoff.delayMs must be an integer of ms from 100 to 604800000 (7 days)',
+      'data.url: url must be an http or https URL',
+    ];
+    expect((await refusal(raw.send(RPC_PATTERNS.create, body))).body).toEqual({ statusCode: 400, error: 'Bad Request', message: problems });
+    expect((await refusal(raw.send(RPC_PATTERNS.createBatch, { items: [httpRequestExample(), body] }))).body).toEqual({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: problems.map((problem) => `items.1.${problem}`),
+    });
+    expect((await api.client.post('/actions', body)).body).toEqual({ statusCode: 400, error: 'Bad Request', message: problems });
+    expect(await storedCounts(api.db)).toEqual(before);
+  });
+
   it('refuses what HTTP refuses before validation: malformed JSON, JSON nested too deep, a body over 64 KiB (413)', async () => {
     const before = await storedCounts(api.db);
     expect((await refusal(raw.send(RPC_PATTERNS.create, null, { rawBody: '{"action":' }))).body).toMatchObject({
@@ -236,7 +262,12 @@ describe.each([
         /Signature does not match/,
       );
       const signed = raw.message(RPC_PATTERNS.create, null, { rawBody: body() });
-      expect(await expectUnauthorized({ ...signed, body: JSON.stringify(JSON.parse(signed.body), null, 1) })).toMatch(/Signature does not match/);
+      const resent = JSON.stringify(JSON.parse(signed.body), null, 1);
+      // The answer names what the server signed, as over HTTP: the pattern stands for the path.
+      expect(await expectUnauthorized({ ...signed, body: resent })).toBe(
+        `Signature does not match for key '${TEST_KEY.keyId}': sign TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY with the key's secret (HMAC-SHA256, hex). ` +
+          `The server saw METHOD RPC, PATH_WITH_QUERY "${RPC_PATTERNS.create}" and a RAW_BODY of ${Buffer.byteLength(resent)} bytes with SHA-256 ${createHash('sha256').update(resent).digest('hex')}`,
+      );
       expect(await expectUnauthorized(raw.message(RPC_PATTERNS.createBatch, null, { rawBody: body() }))).toMatch(/Signature does not match/);
     });
 

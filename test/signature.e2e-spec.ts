@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
-import { signRequest } from '@punctual/contract';
+import { createHash, randomUUID } from 'node:crypto';
+import { SIGNATURE_HEADERS, computeSignature, signRequest, signaturePayload } from '@punctual/contract';
 import { ROTATED_KEY, TEST_KEY } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
 import { emptyTables, httpRequestExample, storedCounts } from './support/fixtures';
@@ -81,5 +81,29 @@ describe('Signed requests (contract §1) over HTTP', () => {
     expect(ok.status).toBe(200);
     const tampered = signRequest({ ...TEST_KEY, method: 'GET', pathWithQuery: '/actions?status=FAILED', body: '' });
     expect((await fetch(`${api.client.baseUrl}/actions?status=PENDING`, { headers: tampered })).status).toBe(401);
+  });
+
+  it('a mismatch names what the server signed: the path with its query, the body as received, never what it expected', async () => {
+    // The two classic slips: the query left out of the signed path, and the body serialised again after signing.
+    const headers = signed();
+    const resent = JSON.stringify(JSON.parse(body), null, 2);
+    const response = await fetch(`${api.client.baseUrl}/actions?dryRun=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: resent,
+    });
+    expect(response.status).toBe(401);
+    const { message } = (await response.json()) as { message: string };
+    const sha = createHash('sha256').update(resent).digest('hex');
+    expect(message).toBe(
+      `Signature does not match for key '${TEST_KEY.keyId}': sign TIMESTAMP\\nNONCE\\nMETHOD\\nPATH_WITH_QUERY\\nRAW_BODY with the key's secret (HMAC-SHA256, hex). ` +
+        `The server saw METHOD POST, PATH_WITH_QUERY "/actions?dryRun=1" and a RAW_BODY of ${Buffer.byteLength(resent)} bytes with SHA-256 ${sha}`,
+    );
+    const expected = computeSignature(
+      TEST_KEY.secret,
+      signaturePayload(headers[SIGNATURE_HEADERS.timestamp], headers[SIGNATURE_HEADERS.nonce], 'POST', '/actions?dryRun=1', resent),
+    );
+    expect(message).not.toContain(expected);
+    expect(message).not.toContain(TEST_KEY.secret);
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { PunctualConfig } from '@app/config';
 import { Clock } from '@app/domain';
 import { KeyRegistry } from './key-registry';
@@ -69,7 +69,9 @@ export class SignatureVerifier {
     const expected = Buffer.from(computeSignature(key.secret, signaturePayload(timestamp, nonce, request.method, request.pathWithQuery, request.rawBody)));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw new SignatureError(`Signature does not match for key '${keyId}': sign ${SIGNED_STRING} with the key's secret (HMAC-SHA256, hex)`);
+      throw new SignatureError(
+        `Signature does not match for key '${keyId}': sign ${SIGNED_STRING} with the key's secret (HMAC-SHA256, hex). ${asSeen(request)}`,
+      );
     }
 
     // Checked last so that forged requests cannot use up nonces. Kept until the timestamp leaves the
@@ -89,4 +91,15 @@ export class SignatureVerifier {
     if (Array.isArray(value)) throw new SignatureError(`Header ${name} must be sent once`);
     return value;
   }
+}
+
+/**
+ * What the server put in the signed string besides the caller's own headers, so a client can
+ * compare it with what it signed: the two classic slips are a path without its query and a body
+ * serialised again after signing. All of it is the caller's own request; nothing derives from the secret.
+ */
+function asSeen(request: SignedRequest): string {
+  const body = Buffer.from(request.rawBody);
+  const digest = createHash('sha256').update(body).digest('hex');
+  return `The server saw METHOD ${request.method}, PATH_WITH_QUERY ${JSON.stringify(request.pathWithQuery)} and a RAW_BODY of ${body.length} bytes with SHA-256 ${digest}`;
 }

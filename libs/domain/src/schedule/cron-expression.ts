@@ -1,4 +1,5 @@
 import { Cron, type CronPattern } from 'croner';
+import { cronSyntaxProblem } from './cron-syntax';
 
 /** croner's mark of a weekday that runs in every week of the month (a `#` or `L` sets fewer bits). */
 const ANY_WEEK = 63;
@@ -37,7 +38,8 @@ export interface CronFields {
 /**
  * A parsed cron expression, matched against wall-clock time: 5 fields (minute hour day-of-month
  * month day-of-week) or 6 with seconds first; numbers, ranges, lists, steps and JAN–DEC /
- * SUN–SAT names; when both day fields are restricted a day matching either runs (classic cron).
+ * SUN–SAT names, L, W and # in the day fields, and the @daily-style shorthands (`cronSyntaxProblem`
+ * says what is read); when both day fields are restricted a day matching either runs (classic cron).
  * Parsing and matching are croner's; the time zone is applied by the caller, in wall-clock time.
  */
 export class CronExpression {
@@ -45,6 +47,8 @@ export class CronExpression {
   private parsedFields?: CronFields;
 
   constructor(readonly expression: string) {
+    const problem = cronSyntaxProblem(expression);
+    if (problem) throw new InvalidCronError(expression, problem);
     try {
       // Times given to croner are naive wall times (UTC fields = local fields), so it works at offset 0:
       // plain arithmetic, where a named zone ('UTC') made it format every candidate time through Intl.

@@ -1,4 +1,5 @@
 export * from './cron-expression';
+export * from './cron-syntax';
 export * from './dst-policy';
 export * from './schedule';
 export * from './zoned-time';

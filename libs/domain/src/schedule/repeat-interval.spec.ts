@@ -119,3 +119,29 @@ describe('a cron expression that runs on no day', () => {
     search.mockRestore();
   });
 });
+
+describe('the cron forms beyond plain fields: shorthands, L, W and #', () => {
+  it.each([
+    ['@hourly', HOUR],
+    ['@daily', DAY],
+    ['@weekly', 7 * DAY],
+    ['@monthly', 28 * DAY],
+    // Which days L, W and # name depends on the month: a day apart is the bound that never overstates the gap.
+    ['0 0 L * *', DAY],
+    ['0 9 * * 5#2', DAY],
+    ['*/10 * 15W * *', 10 * MINUTE],
+  ])('cron %s: at least %d ms apart', (expression, ms) => {
+    expect(gap(cron(expression))).toBe(ms);
+  });
+
+  it.each([
+    ['@daily', '2027-01-01T10:00:00Z', '2027-01-02T00:00:00.000Z'],
+    ['0 0 L * *', '2027-02-01T00:00:00Z', '2027-02-28T00:00:00.000Z'],
+    ['0 0 LW * *', '2027-07-01T00:00:00Z', '2027-07-30T00:00:00.000Z'],
+    ['0 9 * * 5#2', '2027-02-01T00:00:00Z', '2027-02-12T09:00:00.000Z'],
+    ['0 9 * * FRIL', '2027-02-01T00:00:00Z', '2027-02-26T09:00:00.000Z'],
+    ['0 0 15W * *', '2027-05-01T00:00:00Z', '2027-05-14T00:00:00.000Z'],
+  ])('cron %s from %s runs first at %s', (expression, from, first) => {
+    expect(firstCronTimeAtOrAfter(expression, 'UTC', new Date(from))?.toISOString()).toBe(first);
+  });
+});

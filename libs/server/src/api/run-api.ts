@@ -6,6 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
 import { ActionTypeDefinition } from '@punctual/sdk';
 import { appLogger, startTracing } from '@app/observability';
+import { StoreUnreachableError, assertStoresReachable } from '../store-reachability';
 import { ApiModule } from './api.module';
 import { configureApiApp } from './http/configure-api-app';
 import { connectGrpc } from './grpc/connect-grpc';
@@ -15,6 +16,7 @@ import { connectRpc } from './rpc/connect-rpc';
 async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
+  await assertStoresReachable(config);
   startTracing(config, 'punctual-api');
   const app = await NestFactory.create(ApiModule.forRoot(actionTypes), { bodyParser: false, logger: appLogger(config) });
   configureApiApp(app);
@@ -32,7 +34,12 @@ async function bootstrap(actionTypes?: readonly ActionTypeDefinition[]): Promise
  */
 export function runApi(actionTypes?: readonly ActionTypeDefinition[]): void {
   bootstrap(actionTypes).catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `Punctual API failed to start: ${String((error as Error).stack ?? error)}`;
+    const message =
+      error instanceof ConfigError
+        ? error.message
+        : error instanceof StoreUnreachableError
+          ? `Punctual API cannot start: ${error.message}`
+          : `Punctual API failed to start: ${String((error as Error).stack ?? error)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   });

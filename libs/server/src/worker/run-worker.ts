@@ -3,12 +3,14 @@ import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ConfigError, exitCleanlyOnSignals, loadConfig, loadEnvFile } from '@app/config';
 import { appLogger, startTracing } from '@app/observability';
+import { StoreUnreachableError, assertStoresReachable } from '../store-reachability';
 import { WorkerModule, WorkerModuleOptions } from './worker.module';
 
 /** A worker process: queue consumers, and an HTTP port for metrics and health only; any number may run side by side. */
 async function bootstrap(options: WorkerModuleOptions): Promise<void> {
   loadEnvFile();
   const config = loadConfig();
+  await assertStoresReachable(config);
   startTracing(config, 'punctual-worker');
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(options), { logger: appLogger(config) });
   exitCleanlyOnSignals(app, 'Punctual worker');
@@ -21,7 +23,12 @@ async function bootstrap(options: WorkerModuleOptions): Promise<void> {
  */
 export function runWorker(options: WorkerModuleOptions = {}): void {
   bootstrap(options).catch((error: unknown) => {
-    const message = error instanceof ConfigError ? error.message : `Punctual worker failed to start: ${String((error as Error).stack ?? error)}`;
+    const message =
+      error instanceof ConfigError
+        ? error.message
+        : error instanceof StoreUnreachableError
+          ? `Punctual worker cannot start: ${error.message}`
+          : `Punctual worker failed to start: ${String((error as Error).stack ?? error)}`;
     process.stderr.write(`${message}\n`);
     process.exit(1);
   });

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
+import { ActionTypeRegistry } from '@app/action-types';
 import { PunctualConfig } from '@app/config';
 import { ApiValidationPipe } from './api-validation.pipe';
 import { useBufferedBodies } from './body-parsers';
@@ -13,7 +14,7 @@ export function configureApiApp(app: INestApplication): void {
   useHttpServerSettings(app);
   useRequestObservability(app);
   useBufferedBodies(app);
-  app.useGlobalPipes(new ApiValidationPipe());
+  app.useGlobalPipes(new ApiValidationPipe(app.get(ActionTypeRegistry)));
   app.useGlobalFilters(new UnavailableExceptionFilter(app.get(HttpAdapterHost).httpAdapter, app.get(PunctualConfig).database.statementTimeoutMs));
   useOpenApi(app);
 }

@@ -1,6 +1,7 @@
 import { BadRequestException, ValidationPipe } from '@nestjs/common';
 import { eventLoopTurnsDuring } from '@app/testing';
 import { CreateBatchDto } from '../actions/dto/create-batch.dto';
+import { fieldProblems } from '../input/field-problems';
 import { ApiValidationPipe } from './api-validation.pipe';
 
 const BODY = { type: 'body', metatype: CreateBatchDto } as const;
@@ -19,7 +20,14 @@ async function answer(pipe: ValidationPipe, body: unknown): Promise<unknown> {
 describe('A batch checked in slices', () => {
   const sliced = new ApiValidationPipe();
   // Nest's pipe with the same options: it checks the whole batch in one go.
-  const whole = new ValidationPipe({ whitelist: true, forbidNonWhitelisted: true, transform: true, stopAtFirstError: false });
+  const whole = new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    stopAtFirstError: false,
+    validationError: { target: true, value: true },
+    exceptionFactory: (errors) => new BadRequestException(fieldProblems(errors)),
+  });
 
   it.each([
     ['bad items among good ones', { items: [{}, { action: 1, data: 'x' }, ok, { ...ok, unknown: 1 }] }],

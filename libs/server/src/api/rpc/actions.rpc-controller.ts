@@ -1,6 +1,7 @@
 import { Controller, UseFilters, UseGuards } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { RPC_PATTERNS } from '@punctual/contract';
+import { ActionTypeRegistry } from '@app/action-types';
 import { TenantScope, tenantScope } from '@app/database';
 import { Caller, SignatureGuard, SignedMessage, VerifiedKey } from '@app/signature';
 import { CallerScope } from '../input/caller-scope.decorator';
@@ -15,6 +16,7 @@ import { HistoryQuery } from '../actions/dto/history.query';
 import { ListActionsQuery } from '../actions/dto/list-actions.query';
 import { OccurrencesQuery, OccurrencesResponse } from '../actions/dto/occurrences.query';
 import { UpdateActionDto } from '../actions/dto/update-action.dto';
+import { ApiValidationPipe } from '../http/api-validation.pipe';
 import { idempotencyClaim } from '../input/idempotency-claim';
 import { RpcErrorFilter } from './rpc-error.filter';
 import { TenantInboxGuard } from './tenant-inbox.guard';
@@ -35,25 +37,31 @@ export class ActionsRpcController {
   constructor(
     private readonly commands: ActionCommands,
     private readonly queries: ActionQueries,
-  ) {}
+    types: ActionTypeRegistry,
+  ) {
+    this.withData = new ApiValidationPipe(types);
+  }
+
+  /** Checks a body's `data` beside the rest of it, as the HTTP routes do. */
+  private readonly withData: ApiValidationPipe;
 
   @MessagePattern(RPC_PATTERNS.create)
   async create(@Payload(RPC_BODY) body: unknown, @Payload() message: SignedMessage, @Caller() caller: VerifiedKey): Promise<ActionResponse> {
     const claim = idempotencyClaim(messageHeader(message.headers, 'Idempotency-Key'), body);
-    const { action } = await this.commands.create(await validated(CreateActionDto, body), caller, claim);
+    const { action } = await this.commands.create(await validated(CreateActionDto, body, this.withData), caller, claim);
     return ActionResponse.from(action);
   }
 
   @MessagePattern(RPC_PATTERNS.createBatch)
   async createBatch(@Payload(RPC_BATCH_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<ActionBatchResponse> {
-    const created = await this.commands.createBatch((await validated(CreateBatchDto, body)).items, caller);
+    const created = await this.commands.createBatch((await validated(CreateBatchDto, body, this.withData)).items, caller);
     return { items: created.map(ActionResponse.from) };
   }
 
   @MessagePattern(RPC_PATTERNS.preview)
   async preview(@Payload(RPC_BODY) body: unknown, @Caller() caller: VerifiedKey): Promise<OccurrencesResponse> {
     const { action, ...query } = envelope(body, ['action', 'count']);
-    const dto = await validated(CreateActionDto, action);
+    const dto = await validated(CreateActionDto, action, this.withData);
     const { count } = await validated(OccurrencesQuery, query);
     return OccurrencesResponse.from(await this.queries.preview(dto, caller, count ?? DEFAULT_OCCURRENCES));
   }

@@ -2,11 +2,15 @@ import { BadRequestException, Type } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { InvalidRequestError } from '../errors/action.errors';
 import { ApiValidationPipe } from '../http/api-validation.pipe';
+import { unknownFieldProblem } from '../input/field-problems';
 
-const pipe = new ApiValidationPipe();
+const plainPipe = new ApiValidationPipe();
 
-/** `value` checked and turned into `dto` by the pipe HTTP bodies and queries go through: the same rules, the same messages. */
-export async function validated<T>(dto: Type<T>, value: unknown): Promise<T> {
+/**
+ * `value` checked and turned into `dto` by the pipe HTTP bodies and queries go through: the same
+ * rules, the same messages. Bodies that hold an action's data pass a pipe that knows the action types.
+ */
+export async function validated<T>(dto: Type<T>, value: unknown, pipe = plainPipe): Promise<T> {
   return (await pipe.transform(value, { type: 'body', metatype: dto })) as T;
 }
 
@@ -20,7 +24,7 @@ export function envelope(body: unknown, allowed: readonly string[]): Record<stri
   }
   const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) {
-    throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: unknown.map((key) => `property ${key} should not exist`) });
+    throw new BadRequestException({ statusCode: 400, error: 'Bad Request', message: unknown.map((key) => unknownFieldProblem(key, allowed)) });
   }
   return body as Record<string, unknown>;
 }

@@ -11,11 +11,13 @@ import { IsCalendarName } from './calendar-name';
 import { IsDstPolicy } from './dst-policy';
 import { IsJitterMs } from './jitter-ms';
 import { IsRetryPolicy } from './retry-policy';
+import { HoldsActionData } from '../../http/action-data-problems';
 
 const FREQUENCY_MESSAGE = `frequency must be one of ${Object.values(Frequency).join(', ')} when repeat is true`;
 const REMAINDER_MESSAGE = `executionRemainder must be an integer ≥ 1 (at most ${MAX_INT32}) when repeat is true (optional with cron: absent means no limit)`;
 
 /** Body of `POST /actions` and each item of a batch. */
+@HoldsActionData()
 export class CreateActionDto implements CreateActionRequest {
   @ApiProperty({ example: 'SEND_NOTIFICATION', description: 'A registered action type' })
   @IsString()

@@ -4,10 +4,12 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-valid
 import { CreateBatchRequest } from '@punctual/contract';
 import { ValidatedInSlices } from '../../http/validated-in-slices';
 import { CreateActionDto } from './create-action.dto';
+import { HoldsActionData } from '../../http/action-data-problems';
 
 export const MAX_BATCH_SIZE = 1000;
 
 /** Body of `POST /actions/batch`: all items are stored, or none. */
+@HoldsActionData('items')
 export class CreateBatchDto implements CreateBatchRequest {
   @ApiProperty({ type: [CreateActionDto], maxItems: MAX_BATCH_SIZE })
   @IsArray()

@@ -1,18 +1,18 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy, ValidateIf } from 'class-validator';
+import { ValidateIf } from 'class-validator';
 import { DST_GAP_RULES, DST_OVERLAP_RULES } from '@app/domain';
+import { ValidateByProblems } from '../../input/field-problems';
 
 const POLICY_TEXT = `dstPolicy must be an object { gap: ${DST_GAP_RULES.join(' | ')}, overlap: ${DST_OVERLAP_RULES.join(' | ')} }, or null`;
 
-/** Why `value` is not a DST policy, naming the field; null when it is one. */
-function dstPolicyProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return POLICY_TEXT;
+/** Why `value` is not a DST policy: every problem, each naming its field; none when it is one. */
+function dstPolicyProblems(value: unknown): string[] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return [POLICY_TEXT];
   const { gap, overlap, ...rest } = value as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
-  if (extra !== undefined) return `dstPolicy.${extra} should not exist`;
-  if (!(DST_GAP_RULES as readonly unknown[]).includes(gap)) return `dstPolicy.gap must be one of ${DST_GAP_RULES.join(', ')}`;
-  if (!(DST_OVERLAP_RULES as readonly unknown[]).includes(overlap)) return `dstPolicy.overlap must be one of ${DST_OVERLAP_RULES.join(', ')}`;
-  return null;
+  const problems = Object.keys(rest).map((extra) => `dstPolicy.${extra} should not exist`);
+  if (!(DST_GAP_RULES as readonly unknown[]).includes(gap)) problems.push(`dstPolicy.gap must be one of ${DST_GAP_RULES.join(', ')}`);
+  if (!(DST_OVERLAP_RULES as readonly unknown[]).includes(overlap)) problems.push(`dstPolicy.overlap must be one of ${DST_OVERLAP_RULES.join(', ')}`);
+  return problems;
 }
 
 /** `dstPolicy`: may be left out or null (the default; on a change, back to it), else both rules. */
@@ -25,10 +25,7 @@ export function IsDstPolicy(): PropertyDecorator {
       'Repeating wall-clock schedules: a local time the clocks skip (shift: run after the jump; skip: not that day), one they repeat (first, last, both)',
   });
   const given = ValidateIf((_object: object, value: unknown) => value !== undefined && value !== null);
-  const valid = ValidateBy({
-    name: 'isDstPolicy',
-    validator: { validate: (value: unknown) => dstPolicyProblem(value) === null, defaultMessage: (args) => dstPolicyProblem(args?.value) ?? POLICY_TEXT },
-  });
+  const valid = ValidateByProblems('isDstPolicy', dstPolicyProblems);
   return (target, key) => {
     documented(target, key);
     given(target, key);

@@ -1,5 +1,5 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ValidateBy } from 'class-validator';
+import { ValidateByProblems } from '../../input/field-problems';
 
 const MIN_DELAY_MS = 100;
 const MAX_DELAY_MS = 7 * 86_400_000;
@@ -9,35 +9,45 @@ const MAX_LIST = 25;
 const isDelay = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= MIN_DELAY_MS && (value as number) <= MAX_DELAY_MS;
 const DELAY_TEXT = `an integer of ms from ${MIN_DELAY_MS} to ${MAX_DELAY_MS} (7 days)`;
 
-/** Why `value` is not a retry policy an action can carry, naming the field; null when it is one. */
-export function retryPolicyProblem(value: unknown): string | null {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'retryPolicy must be an object { maxRetries, backoff }';
-  const { maxRetries, backoff, ...rest } = value as Record<string, unknown>;
-  const extra = Object.keys(rest)[0];
-  if (extra !== undefined) return `retryPolicy.${extra} should not exist`;
+/** Why `value` is not a retry policy an action can carry: every problem, each naming its field; none when it is one. */
+export function retryPolicyProblems(value: unknown): string[] {
+  if (!isObject(value)) return ['retryPolicy must be an object { maxRetries, backoff }'];
+  const { maxRetries, backoff, ...rest } = value;
+  const problems = Object.keys(rest).map((extra) => `retryPolicy.${extra} should not exist`);
   if (!Number.isInteger(maxRetries) || (maxRetries as number) < 0 || (maxRetries as number) > MAX_RETRIES)
-    return `retryPolicy.maxRetries must be an integer from 0 to ${MAX_RETRIES}`;
-  if (typeof backoff !== 'object' || backoff === null || Array.isArray(backoff))
-    return 'retryPolicy.backoff must be an object with a type: exponential, fixed or list';
-  const b = backoff as Record<string, unknown>;
-  const only = (...keys: string[]) => Object.keys(b).find((key) => !['type', ...keys].includes(key));
-  switch (b.type) {
-    case 'exponential':
-      if (only('baseMs', 'maxMs')) return `retryPolicy.backoff.${only('baseMs', 'maxMs')} should not exist`;
-      if (!isDelay(b.baseMs)) return `retryPolicy.backoff.baseMs must be ${DELAY_TEXT}`;
-      if (!isDelay(b.maxMs)) return `retryPolicy.backoff.maxMs must be ${DELAY_TEXT}`;
-      return b.baseMs > b.maxMs ? 'retryPolicy.backoff.baseMs must not exceed maxMs' : null;
+    problems.push(`retryPolicy.maxRetries must be an integer from 0 to ${MAX_RETRIES}`);
+  if (!isObject(backoff)) return [...problems, 'retryPolicy.backoff must be an object with a type: exponential, fixed or list'];
+  return [...problems, ...backoffProblems(backoff)];
+}
+
+function backoffProblems(backoff: Record<string, unknown>): string[] {
+  const fields = BACKOFF_FIELDS[backoff.type as string];
+  if (fields === undefined) return ['retryPolicy.backoff.type must be exponential, fixed or list'];
+  const problems = Object.keys(backoff)
+    .filter((key) => key !== 'type' && !fields.includes(key))
+    .map((key) => `retryPolicy.backoff.${key} should not exist`);
+  const delay = (key: string) => (isDelay(backoff[key]) ? [] : [`retryPolicy.backoff.${key} must be ${DELAY_TEXT}`]);
+  switch (backoff.type) {
+    case 'exponential': {
+      const own = [...delay('baseMs'), ...delay('maxMs')];
+      if (own.length === 0 && (backoff.baseMs as number) > (backoff.maxMs as number)) own.push('retryPolicy.backoff.baseMs must not exceed maxMs');
+      return [...problems, ...own];
+    }
     case 'fixed':
-      if (only('delayMs')) return `retryPolicy.backoff.${only('delayMs')} should not exist`;
-      return isDelay(b.delayMs) ? null : `retryPolicy.backoff.delayMs must be ${DELAY_TEXT}`;
-    case 'list':
-      if (only('delaysMs')) return `retryPolicy.backoff.${only('delaysMs')} should not exist`;
-      if (!Array.isArray(b.delaysMs) || b.delaysMs.length < 1 || b.delaysMs.length > MAX_LIST)
-        return `retryPolicy.backoff.delaysMs must list 1 to ${MAX_LIST} delays`;
-      return b.delaysMs.every(isDelay) ? null : `retryPolicy.backoff.delaysMs must each be ${DELAY_TEXT}`;
-    default:
-      return 'retryPolicy.backoff.type must be exponential, fixed or list';
+      return [...problems, ...delay('delayMs')];
+    default: {
+      const delays = backoff.delaysMs;
+      if (!Array.isArray(delays) || delays.length < 1 || delays.length > MAX_LIST)
+        return [...problems, `retryPolicy.backoff.delaysMs must list 1 to ${MAX_LIST} delays`];
+      return delays.every(isDelay) ? problems : [...problems, `retryPolicy.backoff.delaysMs must each be ${DELAY_TEXT}`];
+    }
   }
+}
+
+const BACKOFF_FIELDS: Record<string, readonly string[]> = { exponential: ['baseMs', 'maxMs'], fixed: ['delayMs'], list: ['delaysMs'] };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A per-action retry policy (contract shape); it wins over the type's and the global one. */
@@ -48,10 +58,7 @@ export function IsRetryPolicy(): PropertyDecorator {
     additionalProperties: true,
     example: { maxRetries: 5, backoff: { type: 'exponential', baseMs: 1000, maxMs: 60000 } },
   });
-  const validate = ValidateBy({
-    name: 'isRetryPolicy',
-    validator: { validate: (value: unknown) => retryPolicyProblem(value) === null, defaultMessage: (args) => retryPolicyProblem(args?.value) ?? '' },
-  });
+  const validate = ValidateByProblems('isRetryPolicy', retryPolicyProblems);
   return (target, key) => {
     document(target, key);
     validate(target, key);
