@@ -27,9 +27,10 @@ describe('The admin API: tenants and run-time keys (contract §13)', () => {
   beforeAll(async () => {
     api = await startCleanApiApp();
     const port = await freePort();
-    second = await new AppProcess('api', { PORT: port }).ready(API_READY);
+    // A process of its own, compiled as it starts: on a busy machine that takes a while.
+    second = await new AppProcess('api', { PORT: port }).ready(API_READY, 90_000);
     secondUrl = `http://127.0.0.1:${port}`;
-  });
+  }, 120_000);
   afterAll(async () => {
     second?.kill('SIGTERM');
     await second?.exited;

@@ -104,7 +104,7 @@ describe('Lifecycle webhooks', () => {
       [
         'an unknown action type',
         { url: 'https://example.com/h', events: ['action.failed'], actionTypes: ['NOPE'] },
-        /unknown type NOPE; known types are HTTP_REQUEST/,
+        /unknown type NOPE; known types are GRPC, HTTP_REQUEST/,
       ],
       [
         'an empty action type list',

@@ -12,6 +12,12 @@ const REALM = 'Punctual admin';
 const MAX_LOGGED_USER_LENGTH = 64;
 /** An `Authorization` header of the Basic scheme: credentials for express-basic-auth to read. */
 const BASIC_SCHEME = /^ *basic /i;
+/** A refused login's answer, JSON like every other refusal: the admin API's clients read it, a browser shows its login prompt first. */
+const LOGIN_REQUIRED = {
+  statusCode: 401,
+  error: 'Unauthorized',
+  message: 'This needs the admin login: HTTP basic auth with ADMIN_USER and ADMIN_PASSWORD.',
+};
 
 /** An address as a text log line shows it: quoted unless it is an IP address or range (`TRUST_PROXY=true` believes whatever a client sends). */
 function printable(scope: string): string {
@@ -79,6 +85,7 @@ export class AdminAuthMiddleware implements NestMiddleware {
     return basicAuth({
       challenge: true,
       realm: REALM,
+      unauthorizedResponse: LOGIN_REQUIRED,
       authorizeAsync: true,
       authorizer: (user, password, done) => {
         // Both compared in constant time, whichever is wrong, as express-basic-auth's own authorizer does.
