@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import { Queue } from 'bullmq';
 import { LifecycleStore, QueueableDelivery, WebhookDeliveriesRepository } from '@app/database';
+import { DEFAULT_MAX_BATCH, GroupCommit } from '@app/runtime';
 import { WEBHOOK_QUEUE, WebhookJobData, webhookJobIdFor } from './webhook-job';
 
 /**
@@ -15,6 +16,19 @@ import { WEBHOOK_QUEUE, WebhookJobData, webhookJobIdFor } from './webhook-job';
 @Injectable()
 export class DeliveryQueue implements OnModuleInit {
   private readonly logger = new Logger(DeliveryQueue.name);
+  /**
+   * The deliveries of the events of commits that end while one batch is on its way go out together:
+   * under load one mark and one add serve many commits, as the outcomes themselves share statements.
+   * A failed batch is not retried commit by commit: the sweep queues what it left.
+   */
+  private readonly committedEvents = new GroupCommit<readonly string[], void>(
+    async (commits) => {
+      await this.add(await this.deliveries.markQueued('event_id', commits.flat()));
+      return commits.map(() => undefined);
+    },
+    DEFAULT_MAX_BATCH,
+    () => false,
+  );
 
   constructor(
     private readonly deliveries: WebhookDeliveriesRepository,
@@ -23,18 +37,15 @@ export class DeliveryQueue implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.store.relayCommittedEvents((eventIds) => void this.queueMarked('event_id', eventIds));
+    this.store.relayCommittedEvents((eventIds) => void this.committedEvents.submit(eventIds).catch((error: Error) => this.leftForSweep(error)));
   }
 
-  /**
-   * Queues the waiting deliveries of these events (`event_id`) or these deliveries (`id`). Never
-   * throws: what it could not queue, the sweep queues later.
-   */
-  async queueMarked(by: 'event_id' | 'id', ids: readonly string[]): Promise<void> {
+  /** Queues the waiting deliveries of these deliveries (a test event's, a redelivered one). Never throws: the sweep queues what it could not. */
+  async queueDeliveries(ids: readonly string[]): Promise<void> {
     try {
-      await this.add(await this.deliveries.markQueued(by, ids));
+      await this.add(await this.deliveries.markQueued('id', ids));
     } catch (error) {
-      this.logger.warn(`Left ${ids.length} deliveries for the overdue sweep: ${(error as Error).message}`);
+      this.leftForSweep(error as Error);
     }
   }
 
@@ -54,5 +65,9 @@ export class DeliveryQueue implements OnModuleInit {
       await this.deliveries.unmarkQueued(batch.map((delivery) => delivery.id));
       throw error;
     }
+  }
+
+  private leftForSweep(error: Error): void {
+    this.logger.warn(`Left deliveries for the overdue sweep: ${error.message}`);
   }
 }

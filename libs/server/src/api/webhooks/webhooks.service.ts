@@ -112,7 +112,7 @@ export class WebhooksService implements OnApplicationBootstrap {
   async test(id: string, scope: TenantScope): Promise<DeliveryRecord> {
     await this.get(id, scope);
     const delivery = await this.webhooks.addTestEvent(id);
-    await this.queue.queueMarked('id', [delivery.id]);
+    await this.queue.queueDeliveries([delivery.id]);
     return delivery;
   }
 
@@ -122,7 +122,7 @@ export class WebhooksService implements OnApplicationBootstrap {
     const { retentionDays } = this.config.scheduling;
     const redelivered = await this.webhooks.redeliver(id, deliveryId, retentionDays);
     if (redelivered) {
-      await this.queue.queueMarked('id', [redelivered.id]);
+      await this.queue.queueDeliveries([redelivered.id]);
       return redelivered;
     }
     // Not made pending: it was pending then, whatever it is by now (409), or its event is past retention, as good as deleted (404).
