@@ -68,7 +68,8 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
     server.answers.set('order-retry', [unavailable, unavailable]);
     const id = await create(ship('order-retry'));
     const action = await finished(id);
-    expect(action.status).toBe('COMPLETED');
+    // With the history's notes, so that a failure says how each attempt ended.
+    expect({ status: action.status, notes: (await historyOf(id)).map((entry) => entry.note) }).toMatchObject({ status: 'COMPLETED' });
     const calls = server.callsFor('order-retry');
     expect(calls).toHaveLength(3);
     expect(new Set(calls.map((call) => call.metadata['idempotency-key']))).toEqual(new Set([`${id}:1`]));
