@@ -5,8 +5,20 @@ import { EgressPolicy, GrpcCaller, UnknownGrpcMethodError, grpcTargetUrl, parseG
 import { GrpcData } from './grpc.data';
 import { GRPC } from './grpc.type';
 
-/** How long the API waits for a target's reflection service before accepting the action unchecked. */
+/**
+ * How long one request waits for targets' reflection services, all of its items together, before
+ * accepting what is left unchecked: a batch of a thousand silent targets costs this once, not a
+ * thousand times.
+ */
 export const GRPC_CHECK_TIMEOUT_MS = 2_000;
+
+/** The moment (`performance.now()`) a request stops waiting for targets' reflection services. */
+export type TargetCheckDeadline = number;
+
+/** The deadline of a request whose checks start now. */
+export function targetCheckDeadline(): TargetCheckDeadline {
+  return performance.now() + GRPC_CHECK_TIMEOUT_MS;
+}
 /** Lookups running at once in one API process; past it, actions are accepted unchecked. */
 const MAX_CHECKS_IN_FLIGHT = 8;
 /** A target that could not be asked is not asked again for this long. */
@@ -30,17 +42,21 @@ export class GrpcTargetCheck {
     private readonly caller: GrpcCaller,
   ) {}
 
-  /** Refuses (400, naming the field under `path`) valid data of `type` that cannot be called; other types pass at once. */
-  async assertCallable(type: string, data: object, path = 'data'): Promise<void> {
+  /**
+   * Refuses (400, naming the field under `path`) valid data of `type` that cannot be called; other
+   * types pass at once. Waits for the target until `deadline` at most, the request's for all its items.
+   */
+  async assertCallable(type: string, data: object, path = 'data', deadline = targetCheckDeadline()): Promise<void> {
     if (type !== GRPC.type) return;
     const { target, service, method, tls = false } = data as GrpcData;
     const refusal = this.egress.refusalOfUrl(grpcTargetUrl(parseGrpcTarget(target)!));
     if (refusal) throw new InvalidActionDataError([`${path}.target: the destination is not allowed (${refusal})`]);
     const key = `${tls ? 'tls' : 'plain'}|${target}`;
-    if (this.unaskable.has(key) || this.inFlight >= MAX_CHECKS_IN_FLIGHT) return;
+    const timeoutMs = Math.floor(deadline - performance.now());
+    if (timeoutMs <= 0 || this.unaskable.has(key) || this.inFlight >= MAX_CHECKS_IN_FLIGHT) return;
     this.inFlight += 1;
     try {
-      await this.caller.lookUp({ target, service, method, tls, timeoutMs: GRPC_CHECK_TIMEOUT_MS });
+      await this.caller.lookUp({ target, service, method, tls, timeoutMs });
     } catch (error) {
       if (error instanceof UnknownGrpcMethodError) throw new InvalidActionDataError([`${path}.${error.field}: ${error.message}`]);
       this.unaskable.set(key, true);

@@ -15,6 +15,7 @@ import {
   unlockedGuard,
 } from '@app/domain';
 import { InvalidActionDataError, UnknownActionTypeError } from '@app/action-types';
+import { targetCheckDeadline } from '@app/built-in-actions';
 import { VerifiedKey } from '@app/signature';
 import { ActionScheduler } from '@app/scheduling';
 import { mapInSlices } from '../http/event-loop-slices';
@@ -125,9 +126,11 @@ export class ActionCommands {
     const problems: string[] = [];
     const inputs: NewAction[] = [];
     const calendars: { calendar: string | null; field: string }[] = [];
+    // One wait for targets for the whole batch, however many items name one.
+    const deadline = targetCheckDeadline();
     await mapInSlices(items, async (item, index) => {
       try {
-        const input = await this.input.toNewAction(item, caller, `items.${index}.data`);
+        const input = await this.input.toNewAction(item, caller, `items.${index}.data`, deadline);
         inputs.push(input);
         calendars.push({ calendar: input.state.calendar, field: `items.${index}.calendar` });
       } catch (error) {

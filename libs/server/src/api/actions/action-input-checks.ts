@@ -4,7 +4,7 @@ import { PunctualConfig } from '@app/config';
 import { ActionEntity, CalendarsRepository, NewAction, isCalendarDeletedMeanwhile } from '@app/database';
 import { ActionChanges, Clock, MisfirePolicy, assertRepeatInterval, newActionState } from '@app/domain';
 import { ActionTypeRegistry, InvalidActionDataError, MessagePermissions } from '@app/action-types';
-import { GrpcTargetCheck } from '@app/built-in-actions';
+import { GrpcTargetCheck, TargetCheckDeadline, targetCheckDeadline } from '@app/built-in-actions';
 import { EgressPolicy } from '@app/outbound';
 import { VerifiedKey } from '@app/signature';
 import { webhookUrlProblem } from '@app/webhooks';
@@ -27,9 +27,12 @@ export class ActionInputChecks {
     private readonly grpcTargets: GrpcTargetCheck,
   ) {}
 
-  /** A create body as the action it makes, checked as a create is; `dataPath` names its data field in the problems. */
-  async toNewAction(dto: CreateActionDto, caller: VerifiedKey, dataPath: string): Promise<NewAction> {
-    await this.validData(caller.tenant, dto.action, dto.data, dataPath);
+  /**
+   * A create body as the action it makes, checked as a create is; `dataPath` names its data field in
+   * the problems. The items of one request share `deadline`, for the checks that wait on a target.
+   */
+  async toNewAction(dto: CreateActionDto, caller: VerifiedKey, dataPath: string, deadline = targetCheckDeadline()): Promise<NewAction> {
+    await this.validData(caller.tenant, dto.action, dto.data, dataPath, deadline);
     this.assertCallbackUrl(dto.callbackUrl, dataPath.replace(/data$/, 'callbackUrl'));
     const { state, history } = newActionState(
       {
@@ -79,10 +82,10 @@ export class ActionInputChecks {
   }
 
   /** Refuses (400, naming each field) data that does not fit its type, a message its tenant may not send, or a gRPC method its target does not serve. */
-  private async validData(tenant: string, type: string, data: object, path = 'data'): Promise<void> {
+  private async validData(tenant: string, type: string, data: object, path = 'data', deadline?: TargetCheckDeadline): Promise<void> {
     await this.types.validateData(type, data, path);
     await this.messaging.assertAllowed(tenant, type, data, path);
-    await this.grpcTargets.assertCallable(type, data, path);
+    await this.grpcTargets.assertCallable(type, data, path, deadline);
   }
 
   /** A callback URL must be http(s) and not refused by the egress policy (400 naming the field). */
