@@ -16,8 +16,26 @@ function minuteLabel(minute: Date): string {
   return `${minute.toISOString().slice(11, 16)} UTC`;
 }
 
+/** A value's height on a scale whose top is `max`; one above it is drawn at the top. */
 function y(value: number, max: number): number {
-  return TOP + (HEIGHT - TOP) * (1 - value / max);
+  return TOP + (HEIGHT - TOP) * (1 - Math.min(value, max) / max);
+}
+
+/** A minute whose p99 is more than this many times the typical minutes' is off the lag chart's scale. */
+const OUTLIER_FACTOR = 4;
+
+/**
+ * The top of the lag chart's scale: the highest p99 of the hour, unless a few minutes (a pause, an
+ * outage's catch-up) are far above the rest, whose shape would then be a flat line along the bottom.
+ * The scale then ends at OUTLIER_FACTOR times the 90th percentile of the minutes' p99, and the
+ * minutes above it (their p99, and their p50 when it is above too) are drawn at the top, marked,
+ * their figures on hover.
+ */
+export function lagScaleTop(minutes: readonly MinuteActivity[]): number {
+  const p99s = minutes.flatMap((m) => (m.lagP99Ms === null ? [] : [m.lagP99Ms])).sort((a, b) => a - b);
+  if (p99s.length === 0) return 1;
+  const typical = p99s[Math.floor((p99s.length - 1) * 0.9)];
+  return Math.max(1, Math.min(p99s[p99s.length - 1], typical * OUTLIER_FACTOR));
 }
 
 /** One bar per minute, stacked by outcome; hovering a minute tells its figures in UTC. */
@@ -57,7 +75,8 @@ function attemptsChart(minutes: MinuteActivity[], step: number): SafeHtml {
 
 /** The p50 and p99 of firing lag per minute as two lines, broken where no attempt started. */
 function lagChart(minutes: MinuteActivity[], step: number): SafeHtml {
-  const max = Math.max(1, ...minutes.map((m) => m.lagP99Ms ?? 0));
+  const max = lagScaleTop(minutes);
+  const offScale = minutes.filter((m) => (m.lagP99Ms ?? 0) > max);
   const line = (pick: (m: MinuteActivity) => number | null): string => {
     let path = '';
     let drawing = false;
@@ -76,17 +95,32 @@ function lagChart(minutes: MinuteActivity[], step: number): SafeHtml {
   const dots = (pick: (m: MinuteActivity) => number | null, className: string) =>
     minutes.map((m, i) => {
       const value = pick(m);
-      return value === null
-        ? html``
-        : html`<circle class="${className}" cx="${(i * step + step / 2).toFixed(1)}" cy="${y(value, max).toFixed(1)}" r="2"></circle>`;
+      if (value === null) return html``;
+      const off = value > max ? ' off-scale' : '';
+      return html`<circle
+        class="${className}${off}"
+        cx="${(i * step + step / 2).toFixed(1)}"
+        cy="${y(value, max).toFixed(1)}"
+        r="${off ? 3.5 : 2}"
+      ></circle>`;
     });
   const hovers = minutes.map((m, i) => {
     const figures = m.started === 0 ? 'no attempt started' : `${m.started} started, lag p50 ${duration(m.lagP50Ms!)}, p99 ${duration(m.lagP99Ms!)}`;
     return html`<rect class="hover" x="${i * step}" y="0" width="${step}" height="${HEIGHT}"><title>${minuteLabel(m.minute)}: ${figures}</title></rect>`;
   });
   return html`<figure class="chart">
-    <figcaption>Firing lag per minute, p50 and p99 <span class="muted">(top of the scale: ${duration(max)})</span></figcaption>
-    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Firing lag per minute over the last hour; the highest p99 is ${duration(max)}">
+    <figcaption>
+      Firing lag per minute, p50 and p99
+      <span class="muted"
+        >(top of the scale:
+        ${duration(max)}${
+          offScale.length > 0
+            ? `; ${offScale.length === 1 ? '1 minute' : `${offScale.length} minutes`} above it, drawn at the top, up to ${duration(Math.max(...offScale.map((m) => m.lagP99Ms!)))}`
+            : ''
+        })</span
+      >
+    </figcaption>
+    <svg viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="Firing lag per minute over the last hour; the scale ends at ${duration(max)}">
       <line class="axis" x1="0" y1="${HEIGHT}" x2="${WIDTH}" y2="${HEIGHT}"></line>
       <path class="line-p99" d="${line((m) => m.lagP99Ms)}"></path>
       ${dots((m) => m.lagP99Ms, 'dot-p99')}
