@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomUUID } from 'node:crypto';
 import { Channel, ChannelModel, connect } from 'amqplib';
-import { Client } from 'pg';
 import { CreateActionRequest, PunctualClient, RPC_PATTERNS, RpcMessage, UntypedActionTypes, signedMessage } from '@punctual/client';
 import { waitUntil } from '@app/testing';
 import { API_READY, AppProcess } from './support/app-process';
@@ -10,6 +9,7 @@ import { RABBITMQ_USERS, RabbitUser, deleteQueues, rabbitUrlAs } from './support
 import { notificationExample } from './support/fixtures';
 import { freePort } from './support/free-port';
 import { refusal } from './support/refusal';
+import { storedActionsOf } from './support/stored-actions';
 
 const KEY_A = { keyId: 'team-a-rmq-key', secret: 'team-a-rmq-secret-0123456789' };
 const KEY_B = { keyId: 'team-b-rmq-key', secret: 'team-b-rmq-secret-0123456789' };
@@ -19,17 +19,6 @@ const VHOST = 'punctual-tenants';
 const CREATES = 200;
 
 const action = (run: string) => ({ ...notificationExample(3_600_000), metadata: { run } }) as CreateActionRequest;
-
-async function storedActionsOf(run: string): Promise<number> {
-  const db = new Client({ connectionString: process.env.DATABASE_URL });
-  await db.connect();
-  try {
-    const [row] = (await db.query(`SELECT count(*)::int AS n FROM actions WHERE metadata->>'run' = $1`, [run])).rows as { n: number }[];
-    return row.n;
-  } finally {
-    await db.end();
-  }
-}
 
 /** Requests sent by hand as `user`, and every reply each got on its direct reply-to, by request id. */
 class RawRabbit {

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
-import { Client } from 'pg';
 import { PunctualClient } from '@punctual/client';
 import { RPC_PATTERNS, signRequest } from '@punctual/contract';
 import { TEST_KEY, waitUntil } from '@app/testing';
@@ -8,6 +7,7 @@ import { API_READY, AppProcess } from './support/app-process';
 import { notificationExample } from './support/fixtures';
 import { freePort } from './support/free-port';
 import { NATS_URL, ONE_TRUST_DOMAIN_NATS } from './support/nats';
+import { storedActionsOf } from './support/stored-actions';
 
 const API_PROCESSES = 3;
 const CREATES = 1_000;
@@ -24,17 +24,6 @@ async function startApis(transportUrl: string): Promise<AppProcess[]> {
     }),
   );
   return Promise.all(apis.map((api) => api.ready(API_READY, 90_000)));
-}
-
-async function storedActionsOf(run: string): Promise<number> {
-  const db = new Client({ connectionString: process.env.DATABASE_URL });
-  await db.connect();
-  try {
-    const [row] = (await db.query(`SELECT count(*)::int AS n FROM actions WHERE metadata->>'run' = $1`, [run])).rows as { n: number }[];
-    return row.n;
-  } finally {
-    await db.end();
-  }
 }
 
 /** Counts the claims of request `id` that reach Redis (`SET … NX` on its claim key), from any process. */
