@@ -76,7 +76,8 @@ describe('JSON logs', () => {
     await Promise.all([apiProcess.exited, workerProcess.exited]);
     apiLines = parse(apiProcess.logs());
     workerLines = parse(workerProcess.logs());
-  }, 90_000);
+    // Two processes compiled as they start, side by side: on a busy machine each can take most of a minute.
+  }, 180_000);
   afterAll(async () => {
     await store.close();
     await receiver.stop();

@@ -41,8 +41,11 @@ export class AppProcess {
     this.exited = new Promise((resolve) => this.child.once('exit', (code, signal) => resolve({ code, signal })));
   }
 
-  /** Resolves once the process has logged `line`; fails with its output if it died first. */
-  async ready(line: RegExp, timeoutMs = 30_000): Promise<this> {
+  /**
+   * Resolves once the process has logged `line`; fails with its output if it died first. An app
+   * compiles its TypeScript as it starts, which on a busy 2-core machine has taken over 30 s.
+   */
+  async ready(line: RegExp, timeoutMs = 90_000): Promise<this> {
     let dead = false;
     void this.exited.then(() => (dead = true));
     await waitUntil(
