@@ -34,7 +34,11 @@ describe('JSON logs', () => {
     // Only its database connection is used: the actions are sent to the real API process below.
     store = await startCleanApiApp();
     const env = { LOG_FORMAT: 'json', LOG_LEVEL: 'log', MAX_RETRIES: '1', PORT: String(40000 + Math.floor(Math.random() * 10000)) };
-    [apiProcess, workerProcess] = await Promise.all([new AppProcess('api', env).ready(API_READY), new AppProcess('worker', env).ready(WORKER_READY)]);
+    // Kept from the start, so that afterAll stops them even when one never became ready: left running,
+    // their worker (MAX_RETRIES 1, no MESSAGE transports) would take the next specs' jobs.
+    apiProcess = new AppProcess('api', env);
+    workerProcess = new AppProcess('worker', env);
+    await Promise.all([apiProcess.ready(API_READY), workerProcess.ready(WORKER_READY)]);
     client = testHttp(`http://127.0.0.1:${env.PORT}`);
 
     const call = (path: string) => ({
@@ -79,6 +83,7 @@ describe('JSON logs', () => {
     // Two processes compiled as they start, side by side: on a busy machine each can take most of a minute.
   }, 180_000);
   afterAll(async () => {
+    for (const child of [apiProcess, workerProcess]) child?.kill('SIGKILL');
     await store.close();
     await receiver.stop();
   });
