@@ -1,9 +1,10 @@
 import { join } from 'node:path';
-import { waitUntil } from '@app/testing';
+import { HttpReceiver, waitUntil } from '@app/testing';
 import { BUILT_IN_FULFILLMENT_MODULES } from '@app/built-in-actions';
 import { useProcessStack } from './support/process-stack';
 import { AppProcess, WORKER_READY } from './support/app-process';
 import { TYPES_WITH_WAIT, WaitModule } from './support/waiting-worker';
+import { deliveriesWhen, subscribe } from './support/webhooks';
 import { startWorker } from './support/worker-test-app';
 
 /** A short shutdown wait, and short leases so that an abandoned attempt is taken over within seconds. */
@@ -57,7 +58,7 @@ describe('A worker stopping with attempts still running', () => {
     expect(stopped).toMatchObject({ from: 'IN_PROGRESS', to: 'PENDING', attempt: 1 });
     expect(stopped.note).toMatch(/^stopped by worker shutdown \(still running after SHUTDOWN_TIMEOUT_MS, 1000 ms\)/);
     expect(stopping.logs()).toContain(
-      `Stopped ${action.id}:1 attempt 1: still running after SHUTDOWN_TIMEOUT_MS (1000 ms). Each is recorded as a failed attempt and retried with the same idempotency key`,
+      `Stopped ${action.id}:1 attempt 1: still running after SHUTDOWN_TIMEOUT_MS (1000 ms). Each is recorded as a failed attempt and tried again with the same idempotency key or webhook-id`,
     );
     expect(stopping.logs()).not.toContain('Exiting without');
 
@@ -95,5 +96,38 @@ describe('A worker stopping with attempts still running', () => {
       'IN_PROGRESS>COMPLETED#2',
     ]);
     expect(history[2].note).toMatch(/^attempt 1 was interrupted/);
+  }, 90_000);
+
+  it('stops a webhook delivery that outlives SHUTDOWN_TIMEOUT_MS the same way: a failed attempt, sent again with the same webhook-id', async () => {
+    const hook = await new HttpReceiver().start();
+    try {
+      // Each delivery attempt may take a minute: only the shutdown can end the first one within the spec.
+      const env = { ...FAST, WEBHOOK_TIMEOUT_MS: '60000', WEBHOOK_BACKOFF_DELAYS_MS: '100' };
+      const stopping = new AppProcess('worker', env);
+      stack.processes.push(stopping);
+      await stopping.ready(WORKER_READY);
+      hook.holdNext(1);
+      const subscription = await subscribe(stack.api.client, hook.url(), { events: ['action.succeeded'] });
+      const action = (
+        await stack.api.client.post('/actions', { action: 'HTTP_REQUEST', executionTime: Date.now(), data: { url: stack.receiver.url('/fine') } })
+      ).body;
+      await waitUntil('the delivery to arrive', () => hook.calls.length === 1);
+      const [delivery] = (await stack.api.client.get(`/webhooks/${subscription.id}/deliveries`)).body.items;
+
+      const { exit, tookMs } = await stop(stopping);
+      expect(exit).toEqual({ code: 0, signal: null });
+      expect(tookMs).toBeLessThan(EXIT_BOUND_MS);
+      expect(stopping.logs()).toContain(`Stopped delivery ${delivery.id} attempt 1: still running after SHUTDOWN_TIMEOUT_MS (1000 ms).`);
+      const [recorded] = await deliveriesWhen(stack.api.client, subscription.id, ([d]) => d?.attempts === 1);
+      expect(recorded.status).toBe('PENDING');
+
+      stack.worker = await startWorker({ env });
+      const [delivered] = await deliveriesWhen(stack.api.client, subscription.id, ([d]) => d?.status === 'DELIVERED', 20_000);
+      expect(delivered.attempts).toBe(2);
+      expect(hook.calls.map((call) => call.headers['webhook-id'])).toEqual([hook.calls[0].headers['webhook-id'], hook.calls[0].headers['webhook-id']]);
+      expect(JSON.parse(hook.calls[0].body).data.action.id).toBe(action.id);
+    } finally {
+      await hook.stop();
+    }
   }, 90_000);
 });

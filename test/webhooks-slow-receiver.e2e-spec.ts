@@ -7,22 +7,28 @@ import { startWorker } from './support/worker-test-app';
 
 describe('A receiver that hangs', () => {
   let api: ApiTestApp;
-  let worker: INestApplicationContext;
+  /** Two workers: a receiver's limit holds across the fleet, not per worker. */
+  let workers: INestApplicationContext[] = [];
   const hanging = new HttpReceiver();
   const healthy = new HttpReceiver();
   const target = new HttpReceiver();
+  const slow = new HttpReceiver();
 
   beforeAll(async () => {
-    await Promise.all([hanging.start(), healthy.start(), target.start()]);
+    await Promise.all([hanging.start(), healthy.start(), target.start(), slow.start()]);
     api = await startCleanApiApp();
-    worker = await startWorker({
-      env: { WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_CONCURRENCY: '6', WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2', WEBHOOK_BACKOFF_DELAYS_MS: '200,200,200' },
-    });
+    const env = {
+      WEBHOOK_TIMEOUT_MS: '300',
+      WEBHOOK_CONCURRENCY: '6',
+      WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION: '2',
+      WEBHOOK_BACKOFF_DELAYS_MS: '200,200,200',
+    };
+    workers = [await startWorker({ env }), await startWorker({ env })];
   });
   afterAll(async () => {
-    await worker?.close();
+    await Promise.all(workers.map((worker) => worker.close()));
     await api?.close();
-    await Promise.all([hanging.stop(), healthy.stop(), target.stop()]);
+    await Promise.all([hanging.stop(), healthy.stop(), target.stop(), slow.stop()]);
   });
 
   it('times out and retries its deliveries, while actions keep firing on time and other receivers get theirs', async () => {
@@ -45,5 +51,23 @@ describe('A receiver that hangs', () => {
     const timedOut = retried.find((d) => d.attempts >= 2)!;
     expect(timedOut.status).not.toBe('DELIVERED');
     expect(timedOut.lastError).toMatch(/300 ms|timed out|timeout/i);
+  }, 60_000);
+
+  it('sends one receiver at most WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION attempts at once across every worker, and all of its deliveries', async () => {
+    // Answered, slowly: the receiver counts a call done before the worker sees its answer, so its peak never counts a finished call.
+    slow.delayNext(1_000_000, 100);
+    const subscription = await subscribe(api.client, slow.url(), { events: ['action.succeeded'] });
+    const items = Array.from({ length: 20 }, () => httpRequestExample(0, { executionTime: Date.now(), data: { url: target.url('/slow-case') } }));
+    expect((await api.client.post('/actions/batch', { items })).status).toBe(201);
+
+    const delivered = await deliveriesWhen(
+      api.client,
+      subscription.id,
+      (list) => list.length === 20 && list.every((d) => d.status === 'DELIVERED'),
+      30_000,
+    );
+    expect(delivered.every((d) => d.attempts === 1)).toBe(true);
+    expect(slow.calls).toHaveLength(20);
+    expect(slow.peakInFlight('/hook')).toBeLessThanOrEqual(2);
   }, 60_000);
 });

@@ -32,7 +32,7 @@ function processorWith(fulfill: (data: SpecData, context: FulfillmentContext) =>
   const registry = {
     get: (type: string) => (type === SPEC_TYPE.type ? { fulfillment, metadata: { definition: SPEC_TYPE, options: { maxRetries: 1 } } } : undefined),
   } as FulfillmentRegistry;
-  const attempts = new RunningAttempts(ports.store, config);
+  const attempts = new RunningAttempts(config);
   // Never reached: no spec fulfillment signs.
   const signer = {} as AttemptSigner;
   const processor = new ActionProcessor(ports.store, ports.store, scheduler, registry, ports.clock, config, metrics, attempts, signer);

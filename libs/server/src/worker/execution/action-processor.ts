@@ -84,7 +84,8 @@ export class ActionProcessor {
   /** `dueAt`: when the attempt was due or became runnable, whichever was later (the claim's), which its firing lag counts from. */
   private async runAttempt(action: ActionEntity, registered: RegisteredFulfillment, policy: RetryPolicy, dueAt: Date): Promise<JobOutcome> {
     this.metrics.attemptStarted(action.action, this.clock.now().getTime() - dueAt.getTime());
-    const lease = this.attempts.hold(action, this.logFor(action));
+    const claim = { name: `${idempotencyKeyOf(action)} attempt ${attemptNumber(action)}`, renew: (leaseMs: number) => this.claims.renew(action, leaseMs) };
+    const lease = this.attempts.hold(claim, this.logFor(action));
     try {
       let event: LifecycleEvent;
       try {

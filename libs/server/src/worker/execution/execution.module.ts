@@ -2,15 +2,28 @@ import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { AttemptSigner, SignatureModule } from '@app/signature';
 import { ActionProcessor } from './action-processor';
+import { ActionWork } from './action-work';
+import { ConcurrencySlots } from './concurrency-slots';
 import { FulfillmentRegistry } from './fulfillment.registry';
 import { QueueConsumers } from './queue-consumers';
 import { RunningAttempts } from './running-attempts';
-import { TenantSlots } from './tenant-slots';
+import { TenantConcurrency } from './tenant-concurrency';
 import { WorkerPresence } from './worker-presence';
 
+/** Runs durable work from the queues: the action types' attempts here, and any other `QueuedWork` a module serves through `QueueConsumers`. */
 @Module({
   imports: [DiscoveryModule, SignatureModule],
-  providers: [AttemptSigner, FulfillmentRegistry, RunningAttempts, TenantSlots, ActionProcessor, QueueConsumers, WorkerPresence],
-  exports: [ActionProcessor, QueueConsumers],
+  providers: [
+    AttemptSigner,
+    FulfillmentRegistry,
+    RunningAttempts,
+    ConcurrencySlots,
+    TenantConcurrency,
+    ActionProcessor,
+    QueueConsumers,
+    ActionWork,
+    WorkerPresence,
+  ],
+  exports: [ActionProcessor, QueueConsumers, RunningAttempts],
 })
 export class ExecutionModule {}

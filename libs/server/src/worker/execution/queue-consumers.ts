@@ -1,79 +1,60 @@
-import { Injectable, Logger, BeforeApplicationShutdown, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, BeforeApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
 import { PunctualConfig } from '@app/config';
-import { ActionJobData } from '@app/scheduling';
-import { ActionProcessor, JobOutcome } from './action-processor';
-import { FulfillmentRegistry } from './fulfillment.registry';
 import { ClosingWorkers } from './closing-workers';
+import { ConcurrencySlots } from './concurrency-slots';
 import { NotDueYetError } from './not-due-yet.error';
+import { QueuedWork } from './queued-work';
 import { RunningAttempts } from './running-attempts';
-import { TenantSlots } from './tenant-slots';
-import { workerOptions } from './worker-options';
 
 /** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
 const STOP_GRACE_MS = 5000;
 
 /**
- * A job whose attempt failed ends failed in BullMQ's terms too, so the queue admin lists it under
- * failed with the reason, never retried by BullMQ (the row decides what runs next, as a job of its
- * own). Failed jobs are kept a day, at most 5,000 per queue (queue-defaults.ts).
- */
-const FAILED_ATTEMPTS: Partial<Record<JobOutcome, string>> = {
-  failed: 'Attempt failed and no retry is left: the action is FAILED (its history says why)',
-  retry: 'Attempt failed: the action runs it again later, as a new job (its history says why)',
-};
-
-/**
- * One BullMQ worker per served action type, each with the type's rate limit. Workers are
- * created here rather than through `@Processor` because the served types are only known
- * at boot (`WORKER_ACTIONS`).
+ * One BullMQ worker per queue of durable work this process serves (`serve`): each served action
+ * type's, and the webhook deliveries'. Every job runs the same way whatever its kind: under a slot
+ * of its group's limit or parked until one is free, delayed again when it came early, failed in
+ * BullMQ's terms when its attempt failed, and stopped the same way when the worker stops.
  */
 @Injectable()
-export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, BeforeApplicationShutdown {
+export class QueueConsumers implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueConsumers.name);
-  private readonly workers: Worker<ActionJobData, JobOutcome>[] = [];
+  private readonly workers: Worker[] = [];
   private closing?: ClosingWorkers;
 
   constructor(
-    private readonly processor: ActionProcessor,
-    private readonly fulfillments: FulfillmentRegistry,
     private readonly attempts: RunningAttempts,
-    private readonly slots: TenantSlots,
+    private readonly slots: ConcurrencySlots,
     private readonly config: PunctualConfig,
   ) {}
 
-  onApplicationBootstrap(): void {
-    for (const type of this.fulfillments.servedTypes()) {
-      const rateLimit = this.fulfillments.get(type)!.metadata.options.rateLimit;
-      const worker = new Worker<ActionJobData, JobOutcome>(
-        type,
-        (job, token) => this.run(type, job, token),
-        workerOptions(this.config, { actionType: type, rateLimit }),
-      );
-      worker.on('error', (error) => this.logger.error(`Queue ${type}: ${error.message}`));
-      this.workers.push(worker);
-    }
-    this.logger.log(`Serving ${this.fulfillments.servedTypes().join(', ')} (concurrency ${this.config.worker.concurrency} each)`);
+  /** Starts consuming `work`'s queue. */
+  serve<Data>(work: QueuedWork<Data>): void {
+    const worker = new Worker<Data, string>(work.queue, (job, token) => this.run(work, job, token), work.options);
+    worker.on('error', (error) => this.logger.error(`Queue ${work.queue}: ${error.message}`));
+    // An attempt's failure is recorded in Postgres; this is Postgres or Redis failing, retried by the queue.
+    worker.on('failed', (job, error) => {
+      if (!(error instanceof UnrecoverableError)) this.logger.warn(`Job ${job?.id ?? '?'} of queue ${work.queue} failed, to be retried: ${error.message}`);
+    });
+    this.workers.push(worker);
   }
 
-  /** Whether every served type's consumer is taking jobs (not yet closing): the worker's readiness. */
+  /** Whether every queue's consumer is taking jobs (not yet closing): the worker's readiness. */
   running(): boolean {
     return this.workers.length > 0 && this.workers.every((worker) => worker.isRunning() && !worker.closing);
   }
 
-  /**
-   * Runs a job under a slot of its tenant's concurrency limit, or parks it until one is free. One
-   * that came before its action may run is delayed again rather than run early or dropped.
-   */
-  private async run(type: string, job: Job<ActionJobData>, token?: string): Promise<JobOutcome> {
-    const slot = await this.slots.take(job);
+  /** Runs a job under a slot of its group's limit, or parks it until one is free; one that came early is delayed again rather than run early or dropped. */
+  private async run<Data>(work: QueuedWork<Data>, job: Job<Data>, token?: string): Promise<string> {
+    const group = await work.slotGroupOf(job);
+    const slot = group && (await this.slots.take(job, group));
     if (slot === 'full') {
-      await this.slots.park(job, token);
+      await this.slots.park(job, group!, token);
       throw new DelayedError();
     }
     try {
-      const outcome = await this.processor.process(type, job.data);
-      const failed = FAILED_ATTEMPTS[outcome];
+      const outcome = await work.run(job);
+      const failed = work.failedAttempts[outcome];
       if (failed) throw new UnrecoverableError(failed);
       return outcome;
     } catch (error) {
@@ -112,13 +93,13 @@ export class QueueConsumers implements OnApplicationBootstrap, OnModuleDestroy, 
     if (ended.length > 0) {
       this.logger.warn(
         `Stopped ${ended.join(', ')}: still running after SHUTDOWN_TIMEOUT_MS (${timeoutMs} ms). ` +
-          'Each is recorded as a failed attempt and retried with the same idempotency key (FAILED when no retries are left)',
+          'Each is recorded as a failed attempt and tried again with the same idempotency key or webhook-id (FAILED when no retries are left)',
       );
     }
     if (left.length > 0) {
       this.logger.warn(
         `Exiting without ${left.join(', ')}: told to stop, still running ${STOP_GRACE_MS} ms later. Once the claim lapses ` +
-          '(CLAIM_LEASE_MS), another worker counts the attempt as interrupted and runs it again with the same idempotency key',
+          '(CLAIM_LEASE_MS), another worker counts the attempt as interrupted and runs it again with the same idempotency key or webhook-id',
       );
     } else if (!closed) {
       this.logger.warn(`Exiting with jobs still claiming or recording: their jobs run again once their locks lapse (CLAIM_LEASE_MS)`);

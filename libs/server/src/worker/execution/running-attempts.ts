@@ -1,22 +1,19 @@
-import { Inject, Injectable, LoggerService } from '@nestjs/common';
+import { Injectable, LoggerService } from '@nestjs/common';
 import { PunctualConfig } from '@app/config';
-import { ActionEntity, CLAIM_LEASES, ClaimLeasesPort } from '@app/database';
-import { attemptNumber, idempotencyKeyOf } from '@app/domain';
-import { ClaimLease } from './claim-lease';
+import { ClaimLease, RenewableClaim } from './claim-lease';
 
-/** The attempts this worker is running, each under the lease on its claim: what a stopping worker tells to stop. */
+/**
+ * The attempts this worker is running, actions' and webhook deliveries' alike, each under the lease
+ * on its claim: what a stopping worker tells to stop.
+ */
 @Injectable()
 export class RunningAttempts {
   private readonly leases = new Set<ClaimLease>();
 
-  constructor(
-    @Inject(CLAIM_LEASES) private readonly claims: ClaimLeasesPort,
-    private readonly config: PunctualConfig,
-  ) {}
+  constructor(private readonly config: PunctualConfig) {}
 
-  /** Renews `action`'s claim from now until the lease is released. */
-  hold(action: ActionEntity, logger: LoggerService): ClaimLease {
-    const claim = { name: `${idempotencyKeyOf(action)} attempt ${attemptNumber(action)}`, renew: (leaseMs: number) => this.claims.renew(action, leaseMs) };
+  /** Renews `claim` from now until the lease is released. */
+  hold(claim: RenewableClaim, logger: LoggerService): ClaimLease {
     const lease = new ClaimLease(claim, this.config.scheduling.claimLeaseMs, logger, () => this.leases.delete(lease));
     this.leases.add(lease);
     return lease;

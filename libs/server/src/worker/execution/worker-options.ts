@@ -25,8 +25,8 @@ export function workerOptions(config: PunctualConfig, queue: ConsumedQueue): Wor
   // A job's lock lasts as long as the lease on the claim it stands for, actions' and deliveries' alike.
   const lock = { lockDuration: config.scheduling.claimLeaseMs, stalledInterval: config.scheduling.claimLeaseMs };
   if (queue === 'webhooks') {
-    // Delivery jobs are not traced. Set rather than left out: @nestjs/bullmq would give the worker the queue's telemetry.
-    return { ...common, ...lock, concurrency: config.webhooks.concurrency, telemetry: undefined };
+    // Delivery jobs are not traced.
+    return { ...common, ...lock, concurrency: config.webhooks.concurrency };
   }
   const limit = config.worker.rateLimits.get(queue.actionType) ?? queue.rateLimit;
   return {
