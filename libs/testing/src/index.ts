@@ -17,3 +17,5 @@ export * from './manual-clock';
 export * from './in-memory-action-queues';
 export * from './in-memory-schedule';
 export * from './orchestration-fixture';
+export * from './in-memory-slot-store';
+export * from './in-memory-consumed-queues';

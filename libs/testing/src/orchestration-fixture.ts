@@ -3,8 +3,10 @@ import { PunctualConfig, loadConfig } from '@app/config';
 import { ActionEntity, NewAction } from '@app/database';
 import { ActionState, DEFAULT_TENANT, MisfirePolicy, newActionState } from '@app/domain';
 import { InMemoryActionQueues } from './in-memory-action-queues';
+import { InMemoryConsumedQueues } from './in-memory-consumed-queues';
 import { InMemoryLifecycleStore } from './in-memory-lifecycle-store';
 import { InMemorySchedule } from './in-memory-schedule';
+import { InMemorySlotStore } from './in-memory-slot-store';
 import { ManualClock } from './manual-clock';
 
 /** The moment orchestration specs start at. */
@@ -21,6 +23,8 @@ export class InMemoryPorts {
   readonly store = new InMemoryLifecycleStore(this.clock);
   readonly queues = new InMemoryActionQueues();
   readonly schedule = new InMemorySchedule(this.store, this.clock);
+  readonly slots = new InMemorySlotStore(this.clock);
+  readonly consumedQueues = new InMemoryConsumedQueues();
 
   /** Stores a one-off action of `type`, PENDING and due now unless `overrides` say otherwise. */
   async stored(type: string, overrides: Partial<ActionState> = {}): Promise<ActionEntity> {

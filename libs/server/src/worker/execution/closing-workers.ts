@@ -1,15 +1,12 @@
-import { Worker } from 'bullmq';
+import type { QueueConsumer } from './consumed-queues.port';
 
-/**
- * BullMQ workers told to close (or to pause, which also waits for running jobs but leaves a forced
- * close possible): from then on they take no new jobs, and running ones may finish.
- */
+/** Queue consumers told to close: from then on they take no new jobs, and running ones may finish. */
 export class ClosingWorkers {
   private readonly closed: Promise<true>;
   private readonly since = performance.now();
 
-  constructor(workers: readonly Worker[], stop: (worker: Worker) => Promise<unknown> = (worker) => worker.close()) {
-    this.closed = Promise.all(workers.map(stop)).then(
+  constructor(workers: readonly QueueConsumer[]) {
+    this.closed = Promise.all(workers.map((worker) => worker.close())).then(
       () => true,
       () => true,
     );

@@ -1,10 +1,11 @@
-import { Injectable, Logger, BeforeApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Job, UnrecoverableError, Worker } from 'bullmq';
+import { Inject, Injectable, Logger, BeforeApplicationShutdown, OnModuleDestroy } from '@nestjs/common';
+import { DelayedError, UnrecoverableError } from 'bullmq';
 import { PunctualConfig } from '@app/config';
 import { ClosingWorkers } from './closing-workers';
 import { ConcurrencySlots } from './concurrency-slots';
+import { CONSUMED_QUEUES, ConsumedQueuesPort, QueueConsumer } from './consumed-queues.port';
 import { NotDueYetError } from './not-due-yet.error';
-import { QueuedWork } from './queued-work';
+import type { ConsumedJob, QueuedWork } from './queued-work';
 import { RunningAttempts } from './running-attempts';
 
 /** How long attempts told to stop at shutdown have to record their end before the process exits without them. */
@@ -19,33 +20,37 @@ const STOP_GRACE_MS = 5000;
 @Injectable()
 export class QueueConsumers implements OnModuleDestroy, BeforeApplicationShutdown {
   private readonly logger = new Logger(QueueConsumers.name);
-  private readonly workers: Worker[] = [];
+  private readonly workers: QueueConsumer[] = [];
   private closing?: ClosingWorkers;
 
   constructor(
     private readonly attempts: RunningAttempts,
     private readonly slots: ConcurrencySlots,
+    @Inject(CONSUMED_QUEUES) private readonly queues: ConsumedQueuesPort,
     private readonly config: PunctualConfig,
   ) {}
 
   /** Starts consuming `work`'s queue. */
   serve<Data>(work: QueuedWork<Data>): void {
-    const worker = new Worker<Data, string>(work.queue, (job, token) => this.run(work, job, token), work.options);
-    worker.on('error', (error) => this.logger.error(`Queue ${work.queue}: ${error.message}`));
-    // An attempt's failure is recorded in Postgres; this is Postgres or Redis failing, retried by the queue.
-    worker.on('failed', (job, error) => {
-      if (!(error instanceof UnrecoverableError)) this.logger.warn(`Job ${job?.id ?? '?'} of queue ${work.queue} failed, to be retried: ${error.message}`);
+    const worker = this.queues.consume(work, {
+      process: (job, token) => this.run(work, job, token),
+      error: (error) => this.logger.error(`Queue ${work.queue}: ${error.message}`),
+      // An attempt's failure is recorded in Postgres; this is Postgres or Redis failing, retried by the queue.
+      failed: (job, error) => {
+        if (!(error instanceof UnrecoverableError))
+          this.logger.warn(`Job ${job?.id ?? '?'} of queue ${work.queue} failed, to be retried: ${error.message}`);
+      },
     });
     this.workers.push(worker);
   }
 
   /** Whether every queue's consumer is taking jobs (not yet closing): the worker's readiness. */
   running(): boolean {
-    return this.workers.length > 0 && this.workers.every((worker) => worker.isRunning() && !worker.closing);
+    return this.workers.length > 0 && this.workers.every((worker) => worker.running());
   }
 
   /** Runs a job under a slot of its group's limit, or parks it until one is free; one that came early is delayed again rather than run early or dropped. */
-  private async run<Data>(work: QueuedWork<Data>, job: Job<Data>, token?: string): Promise<string> {
+  private async run<Data>(work: QueuedWork<Data>, job: ConsumedJob<Data>, token: string | undefined): Promise<string> {
     const group = await work.slotGroupOf(job);
     const slot = group && (await this.slots.take(job, group));
     if (slot === 'full') {

@@ -1,5 +1,8 @@
-import { Job, WorkerOptions } from 'bullmq';
-import { SlotGroup } from './concurrency-slots';
+import type { Job, WorkerOptions } from 'bullmq';
+import type { SlotGroup } from './slot-store.port';
+
+/** What the consumers use of a BullMQ job: which it is, its data, and delaying it again. */
+export type ConsumedJob<Data = unknown> = Pick<Job<Data>, 'id' | 'queueName' | 'data' | 'moveToDelayed'>;
 
 /**
  * One queue of durable work a worker consumes: an action type's attempts, or webhook deliveries.
@@ -18,7 +21,7 @@ export interface QueuedWork<Data = unknown> {
    */
   readonly failedAttempts: Readonly<Partial<Record<string, string>>>;
   /** The limit the job's attempt runs under, or null when it has none. */
-  slotGroupOf(job: Job<Data>): Promise<SlotGroup | null>;
+  slotGroupOf(job: ConsumedJob<Data>): Promise<SlotGroup | null>;
   /** Claims, runs and records the job's attempt. Throws `NotDueYetError` when it came early, anything else when Postgres or Redis failed (BullMQ retries it). */
-  run(job: Job<Data>): Promise<string>;
+  run(job: ConsumedJob<Data>): Promise<string>;
 }

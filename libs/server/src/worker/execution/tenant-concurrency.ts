@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { PunctualConfig } from '@app/config';
 import { TenantsRepository } from '@app/database';
-import { SlotGroup } from './concurrency-slots';
+import type { SlotGroup } from './slot-store.port';
 
 /** A tenant's limit is read at most this often per worker process. */
 const LIMIT_READ_MS = 2000;

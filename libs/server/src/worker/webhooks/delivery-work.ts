@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Job } from 'bullmq';
 import { PunctualConfig } from '@app/config';
 import { ClaimedDelivery, WebhookDeliveriesRepository } from '@app/database';
 import { PunctualMetrics } from '@app/observability';
 import { DeliveryQueue, WEBHOOK_QUEUE, WebhookJobData } from '@app/webhooks';
 import { NotDueYetError } from '../execution/not-due-yet.error';
 import { QueueConsumers } from '../execution/queue-consumers';
+import type { ConsumedJob } from '../execution/queued-work';
 import { RunningAttempts } from '../execution/running-attempts';
 import { workerOptions } from '../execution/worker-options';
 import { WebhookSender } from './webhook-sender';
@@ -47,7 +47,7 @@ export class DeliveryWork implements OnApplicationBootstrap {
     });
   }
 
-  private async run(job: Job<WebhookJobData>): Promise<DeliveryOutcome> {
+  private async run(job: ConsumedJob<WebhookJobData>): Promise<DeliveryOutcome> {
     const { deliveryId, attempts } = job.data;
     const claimed = await this.deliveries.claim(deliveryId, attempts, this.config.scheduling.claimLeaseMs);
     if (claimed === null) return 'skipped'; // stale or duplicate job, or a deleted subscription

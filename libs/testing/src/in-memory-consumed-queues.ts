@@ -1,0 +1,110 @@
+import { DelayedError } from 'bullmq';
+
+/** A job as the worker's consumers use one (`ConsumedJob` of the worker's execution, which this lib does not import). */
+export interface InMemoryJob<Data = unknown> {
+  readonly id: string;
+  readonly queueName: string;
+  readonly data: Data;
+  moveToDelayed(timestamp: number, token?: string): Promise<void>;
+}
+
+/** How a consumer hands its jobs and troubles on (`ConsumerHandlers` of the worker's execution). */
+interface Handlers<Data> {
+  process(job: InMemoryJob<Data>, token: string | undefined): Promise<string>;
+  error(error: Error): void;
+  failed(job: InMemoryJob<Data> | undefined, error: Error): void;
+}
+
+/** How a job handed to a consumer ended: what its processor returned, or threw. */
+export type JobEnd = { returned: string } | { threw: Error };
+
+/** One queue's consumer: it runs the jobs a spec hands it until it is closed, and closes once they ended. */
+class InMemoryConsumer {
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private closing = false;
+
+  constructor(private readonly handlers: Handlers<unknown>) {}
+
+  running(): boolean {
+    return !this.closing;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Runs `job` as a BullMQ worker does: a DelayedError ends it as delayed, any other error as failed. */
+  async run(job: InMemoryJob, token: string): Promise<JobEnd> {
+    if (this.closing) throw new Error(`The consumer of ${job.queueName} is closed: it takes no new jobs`);
+    const processed = this.handlers.process(job, token);
+    this.inFlight.add(processed);
+    try {
+      return { returned: await processed };
+    } catch (error) {
+      if (!(error instanceof DelayedError)) this.handlers.failed(job, error as Error);
+      return { threw: error as Error };
+    } finally {
+      this.inFlight.delete(processed);
+    }
+  }
+}
+
+/**
+ * The queues as the worker's consumers see them, in memory (`ConsumedQueuesPort` of the worker's
+ * execution): a consumer per queue, to which a spec hands jobs and sees how each ended, and the
+ * jobs moved to delayed, which `wake` moves on as BullMQ's `promote` does.
+ */
+export class InMemoryConsumedQueues {
+  private readonly consumers = new Map<string, InMemoryConsumer>();
+  /** Delayed jobs, by queue and id, with when they are due. */
+  private readonly delayed = new Map<string, number>();
+  /** Every move to delayed, in order. */
+  readonly delays: { queue: string; jobId: string; timestamp: number; token: string | undefined }[] = [];
+  /** The jobs woken, in order. */
+  readonly woken: { queue: string; jobId: string }[] = [];
+
+  consume<Data>(work: { readonly queue: string }, handlers: Handlers<Data>): InMemoryConsumer {
+    const consumer = new InMemoryConsumer(handlers);
+    this.consumers.set(work.queue, consumer);
+    return consumer;
+  }
+
+  async wake(queue: string, jobId: string): Promise<boolean> {
+    if (!this.delayed.delete(keyOf(queue, jobId))) return false;
+    this.woken.push({ queue, jobId });
+    return true;
+  }
+
+  /** A job of `queue`, which the consumers may delay. */
+  job<Data>(queue: string, id: string, data: Data): InMemoryJob<Data> {
+    return {
+      id,
+      queueName: queue,
+      data,
+      moveToDelayed: async (timestamp, token) => {
+        this.delays.push({ queue, jobId: id, timestamp, token });
+        this.delayed.set(keyOf(queue, id), timestamp);
+      },
+    };
+  }
+
+  /** Hands `job` to its queue's consumer, as BullMQ does with the lock `token`, and says how it ended. */
+  hand(job: InMemoryJob, token = `token-${job.id}`): Promise<JobEnd> {
+    const consumer = this.consumers.get(job.queueName);
+    if (!consumer) throw new Error(`No consumer of queue ${job.queueName}`);
+    return consumer.run(job, token);
+  }
+
+  /** Whether the job waits as delayed. */
+  isDelayed(job: InMemoryJob): boolean {
+    return this.delayed.has(keyOf(job.queueName, job.id));
+  }
+
+  /** Takes a job off the queue, as when it was removed or another worker ran it. */
+  remove(job: InMemoryJob): void {
+    this.delayed.delete(keyOf(job.queueName, job.id));
+  }
+}
+
+const keyOf = (queue: string, jobId: string) => `${queue}/${jobId}`;
