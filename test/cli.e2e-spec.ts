@@ -123,6 +123,12 @@ describe('punctual, the command line of @punctual/client', () => {
     expect(history.at(-1)).toMatchObject({ to: 'CANCELED' });
   });
 
+  it('without PUNCTUAL_URL, reaches the API on this machine at PORT, as npm run punctual reads it from .env', async () => {
+    const created = await json<ActionResource>(['create', JSON.stringify(httpRequest())]);
+    const env = { PUNCTUAL_URL: undefined, PORT: new URL(stack.api.client.baseUrl).port };
+    expect(await json<ActionResource>(['get', created.id], { env })).toEqual(created);
+  });
+
   it('signs with a key made at run time through the admin API, given by flags', async () => {
     const { key } = await tenantWithKey(stack.api.client.baseUrl, `cli-${Date.now().toString(36)}`, {});
     const created = await json<ActionResource>(['create', JSON.stringify(httpRequest()), '--key-id', key.keyId, '--secret', key.secret]);

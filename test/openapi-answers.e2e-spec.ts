@@ -1,5 +1,8 @@
+import { testHttp } from '@app/testing';
 import { ApiTestApp, startApiApp } from './support/api-test-app';
-import { answerProblems, recordedProblems } from './support/openapi-answers';
+import { API_READY, AppProcess } from './support/app-process';
+import { freePort } from './support/free-port';
+import { answerProblems, childRecordings, recordedProblems } from './support/openapi-answers';
 
 const ID = '00000000-0000-4000-8000-000000000000';
 
@@ -55,4 +58,23 @@ describe('Checking answers against the OpenAPI document', () => {
     ]);
     expect(problems).toEqual([]);
   });
+
+  it('records the document and the answers of an API process the spec started, and finds nothing wrong with them', async () => {
+    const port = await freePort();
+    const child = await new AppProcess('api', { PORT: port }).ready(API_READY);
+    try {
+      const client = testHttp(`http://127.0.0.1:${port}`);
+      expect((await client.get(`/actions/${ID}`)).status).toBe(404);
+      expect((await client.get('/actions/stats')).status).toBe(200);
+    } finally {
+      // A stop, not a kill: the process ends after it has written what it answered.
+      child.kill('SIGTERM');
+      await child.exited;
+    }
+    const [recording, ...others] = childRecordings();
+    expect(others).toEqual([]);
+    expect(recording.document).toEqual(document);
+    expect(recording.answers.map(({ method, url, status }) => `${method} ${url} ${status}`)).toEqual([`GET /actions/${ID} 404`, 'GET /actions/stats 200']);
+    expect(answerProblems(recording.document!, recording.answers)).toEqual([]);
+  }, 120_000);
 });

@@ -1,8 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { waitUntil } from '@app/testing';
+import { childAnswersDirectory } from './openapi-answers';
 
 const ROOT = join(__dirname, '..', '..');
+const TS_NODE = require.resolve('ts-node/register/transpile-only');
+const TYPESCRIPT = require.resolve('typescript');
+const RECORD_ANSWERS = require.resolve('./record-answers.preload');
 
 /** A real API or worker process, started from the TypeScript sources, that a test can kill. */
 export class AppProcess {
@@ -20,19 +24,32 @@ export class AppProcess {
     env: Record<string, string | undefined> = {},
     options: { cwd?: string; entry?: string; nodeArgs?: readonly string[] } = {},
   ) {
+    // An API process records its answers for the spec file's check against its OpenAPI document (test/openapi-answers.setup.ts).
+    const recording = app === 'api';
     this.child = spawn(
       process.execPath,
-      options.nodeArgs ?? [
-        '-r',
-        require.resolve('ts-node/register/transpile-only'),
-        '-r',
-        require.resolve('tsconfig-paths/register'),
-        options.entry ?? join(ROOT, 'apps', app, 'src', 'main.ts'),
+      [
+        ...(recording ? ['-r', TS_NODE, '-r', RECORD_ANSWERS] : []),
+        ...(options.nodeArgs ?? [
+          '-r',
+          TS_NODE,
+          '-r',
+          require.resolve('tsconfig-paths/register'),
+          options.entry ?? join(ROOT, 'apps', app, 'src', 'main.ts'),
+        ]),
       ],
       {
         cwd: options.cwd ?? ROOT,
-        // Preloads are resolved here and ts-node and tsconfig-paths told where tsconfig.json is, so any working directory will do.
-        env: { ...process.env, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), LOG_LEVEL: 'log', ...env },
+        // Preloads are resolved here and ts-node and tsconfig-paths told where tsconfig.json is, and ts-node this
+        // repository's TypeScript (a packed project's own may be one without the compiler API), so any working directory will do.
+        env: {
+          ...process.env,
+          TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'),
+          TS_NODE_COMPILER: TYPESCRIPT,
+          LOG_LEVEL: 'log',
+          ...(recording ? { PUNCTUAL_RECORD_ANSWERS: childAnswersDirectory() } : {}),
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

@@ -1,73 +1,84 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Server, ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
+import { Answer, captureAnswer, OpenApiDocument, Routes } from './answer-recorder';
 
-/** One answer of the API as a client received it. */
-export interface Answer {
-  method: string;
-  /** The path as requested, query included. */
-  url: string;
-  status: number;
-  contentType?: string;
-  body: string;
-}
-
-type Document = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, unknown> } };
-type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown }> }> };
-
-const recordings: { document: Document; answers: Answer[] }[] = [];
+const recordings: { document: OpenApiDocument; answers: Answer[] }[] = [];
 
 /**
  * Keeps every answer `server` gives on a route of `document` (its own OpenAPI document), for
- * `unrecordedProblems` to check at the end of the spec file.
+ * `recordedProblems` to check at the end of the spec file.
  */
-export function recordAnswers(server: Server, document: Document): void {
+export function recordAnswers(server: Server, document: OpenApiDocument): void {
   const recording = { document, answers: [] as Answer[] };
   recordings.push(recording);
   const routes = new Routes(document);
   server.prependListener('request', (req, res: ServerResponse) => {
-    if (!routes.template(pathOf(req.url ?? ''))) return;
-    const chunks: Buffer[] = [];
-    const keep = (chunk: unknown, encoding: unknown) => {
-      if (chunk)
-        chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8'));
-    };
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      keep(chunk, rest[0]);
-      return write(chunk, ...rest);
-    }) as typeof res.write;
-    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      if (typeof chunk !== 'function') keep(chunk, rest[0]);
-      return end(chunk, ...rest);
-    }) as typeof res.end;
-    res.once('finish', () =>
-      recording.answers.push({
-        method: req.method ?? '',
-        url: req.url ?? '',
-        status: res.statusCode,
-        contentType: res.getHeader('content-type')?.toString(),
-        body: Buffer.concat(chunks).toString('utf8'),
-      }),
-    );
+    if (routes.template(req.url ?? '')) captureAnswer(req, res, (answer) => recording.answers.push(answer));
   });
+}
+
+let childDirectory: string | undefined;
+
+/**
+ * Where the API processes this spec file starts record their document and answers
+ * (`PUNCTUAL_RECORD_ANSWERS`, read by test/support/record-answers.preload.ts): one file per process.
+ */
+export function childAnswersDirectory(): string {
+  childDirectory ??= mkdtempSync(join(tmpdir(), 'punctual-answers-'));
+  return childDirectory;
+}
+
+/** One API process's recording: the document it served and the answers it gave on its routes. */
+export interface ChildRecording {
+  document?: OpenApiDocument;
+  answers: Answer[];
+}
+
+/** What the API processes started since the last call recorded; their directory is then removed. */
+export function childRecordings(): ChildRecording[] {
+  const directory = childDirectory;
+  childDirectory = undefined;
+  if (!directory) return [];
+  try {
+    return readdirSync(directory).map((name) => parseRecording(readFileSync(join(directory, name), 'utf8')));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/** A process's JSON lines: `{"document": …}` first, then one `{"answer": …}` per answer. */
+function parseRecording(text: string): ChildRecording {
+  // The piece after the last newline is empty, or a line a process still running is writing.
+  const lines = text
+    .split('\n')
+    .slice(0, -1)
+    .map((line) => JSON.parse(line) as { document?: OpenApiDocument; answer?: Answer });
+  return { document: lines.find((line) => line.document)?.document, answers: lines.flatMap((line) => (line.answer ? [line.answer] : [])) };
+}
+
+function recordingProblems({ document, answers }: ChildRecording): string[] {
+  if (document) return answerProblems(document, answers);
+  return answers.length ? [`an API process recorded ${answers.length} answer(s) but not its OpenAPI document`] : [];
 }
 
 /** The problems of every answer recorded since the last call, each naming its route, status and what is wrong. */
 export function recordedProblems(): string[] {
-  return recordings.splice(0).flatMap(({ document, answers }) => answerProblems(document, answers));
+  return [...recordings.splice(0), ...childRecordings()].flatMap(recordingProblems);
 }
 
 /** What in `answers` the document does not describe: an undocumented status, or a body its schema refuses (ajv, strict). */
-export function answerProblems(document: Document, answers: readonly Answer[]): string[] {
+export function answerProblems(document: OpenApiDocument, answers: readonly Answer[]): string[] {
   const routes = new Routes(document);
   const schemas = new ResponseSchemas(document);
   // One line per route, status and problem, however many answers share it.
   const problems = new Map<string, string>();
   const add = (key: string, example: string) => problems.set(key, problems.get(key) ?? `${key}; e.g. ${example.slice(0, 300)}`);
   for (const answer of answers) {
-    const template = routes.template(pathOf(answer.url));
+    const template = routes.template(answer.url);
     const method = answer.method.toLowerCase();
     if (!template || method === 'head' || method === 'options') continue;
     const route = `${answer.method} ${template}`;
@@ -110,29 +121,6 @@ function describeErrors(errors: ErrorObject[]): string {
   return [...new Set(lines)].join('; ');
 }
 
-function pathOf(url: string): string {
-  return url.split('?')[0];
-}
-
-/** The document's path templates, a literal segment preferred over a parameter (`/actions/stats` before `/actions/{id}`). */
-class Routes {
-  private readonly patterns: { template: string; pattern: RegExp; params: number }[];
-
-  constructor(document: Document) {
-    this.patterns = Object.keys(document.paths)
-      .map((template) => ({
-        template,
-        pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}/?$`),
-        params: (template.match(/\{/g) ?? []).length,
-      }))
-      .sort((a, b) => a.params - b.params);
-  }
-
-  template(path: string): string | undefined {
-    return this.patterns.find(({ pattern }) => pattern.test(path))?.template;
-  }
-}
-
 const COMPONENTS = 'openapi';
 
 /** The answers' schemas compiled by ajv in strict mode, the document's components as one schema they refer to. */
@@ -140,7 +128,7 @@ class ResponseSchemas {
   private readonly ajv = new Ajv({ strict: true, allErrors: true, discriminator: true });
   private readonly compiled = new Map<string, ValidateFunction>();
 
-  constructor(document: Document) {
+  constructor(document: OpenApiDocument) {
     addFormats(this.ajv);
     // Annotations OpenAPI adds to JSON Schema: they say nothing a body is checked against.
     this.ajv.addVocabulary(['example', 'xml', 'externalDocs']);

@@ -82,14 +82,33 @@ describe('punctual, the command line', () => {
   });
 
   it('fails with exit code 1 naming the address when no server answers', async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const server = createServer().listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
-    server.close();
-    await once(server, 'close');
+    const port = await closedPort();
     const { code, stderr } = await cli(['get', 'a1', '--url', `http://127.0.0.1:${port}/`, '--key-id', 'k', '--secret', 's']);
     expect(code).toBe(1);
     expect(stderr).toBe(`punctual: GET http://127.0.0.1:${port}/actions/a1 failed: fetch failed (ECONNREFUSED)\n`);
   });
+
+  it('without --url or PUNCTUAL_URL, reaches the API of this machine at PORT', async () => {
+    const port = await closedPort();
+    const { code, stderr } = await cli(['get', 'a1'], { PORT: String(port), PUNCTUAL_KEY_ID: 'k', PUNCTUAL_SECRET: 's' });
+    expect(code).toBe(1);
+    expect(stderr).toMatch(new RegExp(`^punctual: GET http://localhost:${port}/actions/a1 failed: `));
+  });
+
+  it.each(['', 'eighty', '0', '65536', '3000.5'])('refuses PORT=%j when no address is given, and sends nothing', async (port) => {
+    const { code, stdout, stderr } = await cli(['get', 'a1'], { PORT: port, PUNCTUAL_KEY_ID: 'k', PUNCTUAL_SECRET: 's' });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`PORT must be a port number (1-65535) to reach the API on this machine, not "${port}"`);
+  });
 });
+
+/** A port that was free a moment ago: nothing listens there. */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  await once(server, 'close');
+  return port;
+}

@@ -36,7 +36,7 @@ Actions (signed requests to the HTTP API; prints the JSON answer):
                                 [--count N] [--tz ZONE]   (the machine's time zone by default)
 
 Options:
-  --url URL                   Punctual's address; PUNCTUAL_URL, else http://localhost:3000
+  --url URL                   Punctual's address; PUNCTUAL_URL, else http://localhost:$PORT (3000 without PORT)
   --key-id ID                 the API key to sign with; PUNCTUAL_KEY_ID
   --secret SECRET             its secret; PUNCTUAL_SECRET (safer than a flag, which other users can see)
                               Without a secret, the key's entry in API_KEYS (keyId:secret,…), or its first key.
@@ -206,7 +206,7 @@ async function control(call: Invocation, route: string, options?: Record<string,
 
 /** One signed request; answers the body of a success, throws the server's refusal as a `PunctualError`. */
 async function send(call: Invocation, method: string, path: string, rawBody?: string, headers?: Record<string, string>): Promise<unknown> {
-  const baseUrl = (string(call.values.url) ?? call.io.env.PUNCTUAL_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
+  const baseUrl = address(call);
   const http = new SignedHttp({ baseUrl, ...signingKey(call.values, call.io.env) });
   const answer = await http.request(method, path, undefined, { rawBody, headers }).catch((error: unknown) => {
     throw new Error(`${method} ${baseUrl}${path} failed: ${describe(error)}`);
@@ -215,6 +215,21 @@ async function send(call: Invocation, method: string, path: string, rawBody?: st
     throw new PunctualError(asErrorBody(answer.body) ?? { statusCode: answer.status, error: 'Error', message: `HTTP ${answer.status}` });
   }
   return answer.body;
+}
+
+/**
+ * Where to send: `--url`, else PUNCTUAL_URL, else the API on this machine at the PORT it reads
+ * itself (3000 unset), so that in a project whose `.env` moves the API the commands follow it.
+ */
+function address(call: Invocation): string {
+  const url = string(call.values.url) ?? call.io.env.PUNCTUAL_URL;
+  if (url !== undefined) return url.replace(/\/+$/, '');
+  const port = call.io.env.PORT ?? '3000';
+  // The API refuses to start with such a PORT; taken as it is, the command would fail later, less clearly.
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535) {
+    throw new UsageError(`PORT must be a port number (1-65535) to reach the API on this machine, not "${port}"; or give --url or PUNCTUAL_URL`);
+  }
+  return `http://localhost:${Number(port)}`;
 }
 
 /**
