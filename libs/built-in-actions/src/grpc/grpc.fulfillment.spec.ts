@@ -102,6 +102,22 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
     expect(reflecting.callsFor('refused')).toEqual([]);
   });
 
+  it('judges the name again at every call: a name that later resolves to a refused address is not called, its open channel notwithstanding', async () => {
+    // A name that first resolves to the allowed 127.0.0.1, then to 127.0.0.2, which the test environment does not allow: DNS rebinding.
+    const answers = ['127.0.0.1', '127.0.0.2'];
+    let current = answers[0];
+    const rebinding = { resolve: async () => [{ address: current, family: 4 }] } as HostResolver;
+    const caller = new GrpcCaller(new EgressPolicy(config.outbound.allowedHosts), rebinding, config);
+    const rebound = fulfillmentWith(caller);
+    const target = `orders.example:${reflecting.plainPort}`;
+    await expect(rebound.fulfill(data('rebind-1', { target }), fulfillmentContext())).resolves.toMatchObject({ note: expect.stringContaining('OK') });
+    current = answers[1];
+    const attempt = rebound.fulfill(data('rebind-2', { target }), fulfillmentContext());
+    await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
+    await expect(attempt).rejects.toThrow('not sent: the destination is not allowed (orders.example resolves to no allowed address)');
+    expect(reflecting.callsFor('rebind-2')).toEqual([]);
+  });
+
   it('calls a server without reflection through the protos that GRPC_PROTO_PATHS names', async () => {
     const target = `127.0.0.1:${silent.plainPort}`;
     await expect(fulfillment.fulfill(data('p', { target }), fulfillmentContext())).rejects.toThrow('has no reflection service');
