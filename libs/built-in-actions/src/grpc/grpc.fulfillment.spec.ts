@@ -82,6 +82,14 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
   });
 
+  it('fails, to be retried, after timeoutMs when the name of the target never resolves', async () => {
+    const silentDns = { resolve: () => new Promise(() => undefined) } as HostResolver;
+    const stuck = fulfillmentWith(new GrpcCaller(new EgressPolicy(config.outbound.allowedHosts), silentDns, config));
+    const attempt = stuck.fulfill(data('dns', { target: 'orders.example:443', timeoutMs: 300 }), fulfillmentContext());
+    await expect(attempt).rejects.toThrow('GRPC punctual.test.Orders/Ship on orders.example:443 timed out after 300 ms');
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
+  });
+
   it('cancels the call when the attempt is aborted', async () => {
     reflecting.answers.set('aborted', [{ code: status.OK, tracking: 'late', delayMs: 5000 }]);
     const controller = new AbortController();
