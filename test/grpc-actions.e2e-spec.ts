@@ -143,6 +143,13 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
       expect(server.callsFor('order-x')).toEqual([]);
     });
 
+    it('a message protobuf cannot write as the request type', async () => {
+      await expectRefused(
+        ship('order-x', { message: { order_id: 'order-x', notes: 'one note' } }),
+        'data.message: does not fit the request type of punctual.test.Orders/Ship (.punctual.test.ShipRequest.notes: array expected)',
+      );
+    });
+
     it.each([
       ['a link-local address', '169.254.169.254:50051', /data\.target: the destination is not allowed \(169\.254\.169\.254 is a link-local address\)/],
       [

@@ -69,5 +69,11 @@ export class GrpcTargetCheck {
     if (unknown.length > 0) {
       throw new InvalidActionDataError(unknown.map((field) => `${path}.message.${field}: the request type of ${service}/${method} has no such field`));
     }
+    // What the worker would refuse to send (a list where one value goes, say), refused now rather than at the call.
+    try {
+      found.serialize(message);
+    } catch (error) {
+      throw new InvalidActionDataError([`${path}.message: does not fit the request type of ${service}/${method} (${(error as Error).message})`]);
+    }
   }
 }
