@@ -4,7 +4,8 @@
 # (the test run sets it), a NATS server there with a user per tenant (config/nats/tenants.conf); when
 # REDIS_CLUSTER_PORT is set (the test run sets it), a local six-node Redis Cluster on that port and the five after it;
 # when RABBITMQ_URL is set (the test run sets it), RabbitMQ there, with the users and virtual host of
-# config/rabbitmq/tenants.sh when it runs on this machine; when MQTT_URL is set (the test run sets it), an MQTT broker there.
+# config/rabbitmq/tenants.sh when it runs on this machine; when MQTT_URL is set (the test run sets it), an MQTT broker there;
+# when MQTT_TENANTS_URL is set (the test run sets it), a Mosquitto there with a user per tenant (config/mosquitto/acl).
 # Order of attempts: already running; a development container when a Docker engine answers;
 # locally installed servers (NATS: installed with apt when missing and allowed); else stop with what
 # to install. Used by `npm run dev`, `npm test` and CI.
@@ -26,8 +27,10 @@ if [ -n "${NATS_URL:-}" ]; then read -r NATS_HOST NATS_PORT < <(host_port "$NATS
 if [ -n "${NATS_TENANTS_URL:-}" ]; then read -r NATS_TENANTS_HOST NATS_TENANTS_PORT < <(host_port "$NATS_TENANTS_URL" 4222); fi
 if [ -n "${RABBITMQ_URL:-}" ]; then read -r RABBITMQ_HOST RABBITMQ_PORT < <(host_port "$RABBITMQ_URL" 5672); fi
 if [ -n "${MQTT_URL:-}" ]; then read -r MQTT_HOST MQTT_PORT < <(host_port "$MQTT_URL" 1883); fi
+if [ -n "${MQTT_TENANTS_URL:-}" ]; then read -r MQTT_TENANTS_HOST MQTT_TENANTS_PORT < <(host_port "$MQTT_TENANTS_URL" 1883); fi
 RABBITMQ_TENANTS_SCRIPT="$(cd "$(dirname "$0")/.." && pwd)/config/rabbitmq/tenants.sh"
 NATS_TENANTS_CONFIG="$(cd "$(dirname "$0")/.." && pwd)/config/nats/tenants.conf"
+MOSQUITTO_CONFIG_DIR="$(cd "$(dirname "$0")/.." && pwd)/config/mosquitto"
 
 answers() { # host port → whether something accepts TCP connections there
   (exec 3<>"/dev/tcp/$1/$2") 2>/dev/null
@@ -143,6 +146,7 @@ start_nats_tenants() { run_nats punctual-dev-nats-tenants "$NATS_TENANTS_PORT" "
 
 rabbitmq_up() { answers "$RABBITMQ_HOST" "$RABBITMQ_PORT"; }
 mqtt_up() { answers "$MQTT_HOST" "$MQTT_PORT"; }
+mqtt_tenants_up() { answers "$MQTT_TENANTS_HOST" "$MQTT_TENANTS_PORT"; }
 
 start_rabbitmq() {
   if docker_runs; then
@@ -191,6 +195,30 @@ MSG
   fi
 }
 
+# Mosquitto with the users and topics of config/mosquitto/acl and development passwords (config/mosquitto/dev-tenants.sh):
+# no anonymous clients, so its ACL is what keeps tenants' topics apart.
+start_mqtt_tenants() {
+  if docker_runs; then
+    echo "Starting Mosquitto with a user per tenant in the Docker container punctual-dev-mosquitto-tenants ..."
+    dev_container punctual-dev-mosquitto-tenants "$MQTT_TENANTS_PORT" 1883 -v "$MOSQUITTO_CONFIG_DIR:/punctual:ro" eclipse-mosquitto:2 \
+      sh -c 'mkdir -p /tmp/tenants && sh /punctual/dev-tenants.sh /tmp/tenants /punctual/acl 1883 && exec mosquitto -c /tmp/tenants/mosquitto.conf'
+  elif command -v mosquitto >/dev/null 2>&1 && command -v mosquitto_passwd >/dev/null 2>&1; then
+    local dir
+    dir="$(mktemp -d "${TMPDIR:-/tmp}/punctual-mosquitto-tenants.XXXXXX")"
+    echo "Starting a local mosquitto with a user per tenant on 127.0.0.1:$MQTT_TENANTS_PORT ..."
+    sh "$MOSQUITTO_CONFIG_DIR/dev-tenants.sh" "$dir" "$MOSQUITTO_CONFIG_DIR/acl" "$MQTT_TENANTS_PORT" 127.0.0.1
+    nohup mosquitto -c "$dir/mosquitto.conf" >/dev/null 2>&1 &
+    started pid $!
+    disown
+  else
+    cat >&2 <<MSG
+Mosquitto is not reachable at 127.0.0.1:$MQTT_TENANTS_PORT, and neither a Docker engine nor mosquitto (with mosquitto_passwd) was found.
+Install it: Debian/Ubuntu: sudo apt install mosquitto    macOS: brew install mosquitto
+MSG
+    return 1
+  fi
+}
+
 ensure() { # name up-function start-function host port url-variable
   "$2" && return 0
   if ! is_local "$4"; then
@@ -222,6 +250,10 @@ fi
 if [ -n "${MQTT_URL:-}" ]; then
   ensure "An MQTT broker" mqtt_up start_mqtt "$MQTT_HOST" "$MQTT_PORT" "${SERVICES_MQTT_HINT:-MQTT_URL}"
   echo "MQTT ($MQTT_HOST:$MQTT_PORT) is up."
+fi
+if [ -n "${MQTT_TENANTS_URL:-}" ]; then
+  ensure "Mosquitto with a user per tenant" mqtt_tenants_up start_mqtt_tenants "$MQTT_TENANTS_HOST" "$MQTT_TENANTS_PORT" "${SERVICES_MQTT_TENANTS_HINT:-MQTT_TENANTS_URL}"
+  echo "Mosquitto with a user per tenant ($MQTT_TENANTS_HOST:$MQTT_TENANTS_PORT) is up."
 fi
 if [ -n "${REDIS_CLUSTER_PORT:-}" ]; then
   if ! command -v redis-server >/dev/null 2>&1 || ! command -v redis-cli >/dev/null 2>&1; then

@@ -5,7 +5,8 @@
 # The URLs come from test/test-env.ts (TEST_DATABASE_URL / TEST_REDIS_URL, else its defaults) and
 # TEST_NATS_URL (else nats://127.0.0.1:4222, as test/support/nats.ts reads it), and TEST_NATS_TENANTS_URL (else
 # nats://127.0.0.1:4223: a NATS server with a user per tenant, config/nats/tenants.conf), TEST_RABBITMQ_URL (else
-# amqp://127.0.0.1:5672, with the tenants of config/rabbitmq/tenants.sh) and TEST_MQTT_URL (else mqtt://127.0.0.1:1883), as test/support/brokers.ts reads them.
+# amqp://127.0.0.1:5672, with the tenants of config/rabbitmq/tenants.sh), TEST_MQTT_URL (else mqtt://127.0.0.1:1883) and
+# TEST_MQTT_TENANTS_URL (else mqtt://127.0.0.1:1884: a Mosquitto with the users of config/mosquitto/acl), as test/support/brokers.ts reads them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,10 +17,12 @@ NATS_URL="${TEST_NATS_URL:-nats://127.0.0.1:4222}"
 NATS_TENANTS_URL="${TEST_NATS_TENANTS_URL:-nats://127.0.0.1:4223}"
 RABBITMQ_URL="${TEST_RABBITMQ_URL:-amqp://127.0.0.1:5672}"
 MQTT_URL="${TEST_MQTT_URL:-mqtt://127.0.0.1:1883}"
+MQTT_TENANTS_URL="${TEST_MQTT_TENANTS_URL:-mqtt://127.0.0.1:1884}"
 # The e2e-cluster tier runs on a local Redis Cluster (test/on-redis-cluster.ts), unless TEST_REDIS_CLUSTER_NODES names one.
 if [ -z "${TEST_REDIS_CLUSTER_NODES:-}" ]; then export REDIS_CLUSTER_PORT=7000; fi
-export DATABASE_URL REDIS_URL NATS_URL NATS_TENANTS_URL RABBITMQ_URL MQTT_URL SERVICES_DATABASE_HINT=TEST_DATABASE_URL SERVICES_REDIS_HINT=TEST_REDIS_URL \
-  SERVICES_NATS_HINT=TEST_NATS_URL SERVICES_NATS_TENANTS_HINT=TEST_NATS_TENANTS_URL SERVICES_RABBITMQ_HINT=TEST_RABBITMQ_URL SERVICES_MQTT_HINT=TEST_MQTT_URL
+export DATABASE_URL REDIS_URL NATS_URL NATS_TENANTS_URL RABBITMQ_URL MQTT_URL MQTT_TENANTS_URL SERVICES_DATABASE_HINT=TEST_DATABASE_URL SERVICES_REDIS_HINT=TEST_REDIS_URL \
+  SERVICES_NATS_HINT=TEST_NATS_URL SERVICES_NATS_TENANTS_HINT=TEST_NATS_TENANTS_URL SERVICES_RABBITMQ_HINT=TEST_RABBITMQ_URL SERVICES_MQTT_HINT=TEST_MQTT_URL \
+  SERVICES_MQTT_TENANTS_HINT=TEST_MQTT_TENANTS_URL
 
 # The console's specs drive Debian's chromium package (test/support/console-browser.ts), installed
 # here when missing if this user can; CHROMIUM_PATH points them at another Chromium or Chrome instead.

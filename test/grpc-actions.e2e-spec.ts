@@ -63,6 +63,16 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
     expect((await historyOf(id)).at(-1)!.note).toBe(`GRPC punctual.test.Orders/Ship on 127.0.0.1:${server.plainPort}: OK {"tracking_code":"T-order-ok"}`);
   });
 
+  it('sends nested messages and map values whose fields the request type has', async () => {
+    const id = await create(
+      ship('order-nested', { message: { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: [{ key: 'first', value: { city: 'Dijon' } }] } }),
+    );
+    expect((await finished(id)).status).toBe('COMPLETED');
+    expect(server.callsFor('order-nested').map((call) => call.request)).toEqual([
+      { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: { first: { city: 'Dijon' } } },
+    ]);
+  });
+
   it('retries a call that ended UNAVAILABLE, with the same idempotency key, until it succeeds', async () => {
     const unavailable = { code: status.UNAVAILABLE, details: 'warming up' };
     server.answers.set('order-retry', [unavailable, unavailable]);
@@ -97,7 +107,7 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
   });
 
   describe('refuses at create, storing and queueing nothing', () => {
-    async function expectRefused(data: Record<string, unknown>, message: RegExp) {
+    async function expectRefused(data: Record<string, unknown>, message: RegExp | string) {
       const before = await storedCounts(api.db);
       const jobsBefore = await queuedJobs(api.app);
       const response = await api.client.post('/actions', { action: 'GRPC', executionTime: Date.now(), data });
@@ -120,6 +130,24 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
 
     it('a streaming method', async () => {
       await expectRefused(ship('order-x', { method: 'Track' }), /^data\.method: punctual\.test\.Orders\/Track is a streaming method/);
+    });
+
+    it('fields the request type does not have, each named by its path, nested ones and map values included', async () => {
+      const message = { order_id: 'order-x', orderId: 'order-x', destination: { town: 'Lyon' }, stops: { first: { city: 'Dijon', zip: '21000' } } };
+      await expectRefused(
+        ship('order-x', { message }),
+        ['orderId', 'destination.town', 'stops.first.zip']
+          .map((field) => `data.message.${field}: the request type of punctual.test.Orders/Ship has no such field`)
+          .join('\n'),
+      );
+      expect(server.callsFor('order-x')).toEqual([]);
+    });
+
+    it('a message protobuf cannot write as the request type', async () => {
+      await expectRefused(
+        ship('order-x', { message: { order_id: 'order-x', notes: 'one note' } }),
+        'data.message: does not fit the request type of punctual.test.Orders/Ship (.punctual.test.ShipRequest.notes: array expected)',
+      );
     });
 
     it.each([

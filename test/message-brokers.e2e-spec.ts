@@ -120,4 +120,24 @@ describe.each([
     const granted = await teamB.post('/actions', message({ transport, pattern: sibling.pattern }));
     expect(granted.status).toBe(201);
   });
+
+  it('a pattern holding + or #, even one the tenant may send: refused on MQTT, whose wildcards they are, a plain name on RabbitMQ', async () => {
+    const teamB = new SignedHttp<any>({ baseUrl: api.client.baseUrl, ...OTHER_TENANT_KEY });
+    expect(
+      (await adminApi(api.client.baseUrl, 'PATCH', '/tenants/team-b', { messaging: { transports: [transport], patterns: [`billing.${id}.`] } })).status,
+    ).toBe(200);
+    for (const pattern of [`billing.${id}.#`, `billing.${id}.+`]) {
+      const before = await storedCounts(api.db);
+      const response = await teamB.post('/actions', { action: 'MESSAGE', executionTime: Date.now() + 3_600_000, data: { transport, pattern } });
+      if (scheme === 'mqtt') {
+        expect({ status: response.status, message: response.body.message }).toEqual({
+          status: 400,
+          message: [`data.pattern: "${pattern}" holds an MQTT wildcard (+ or #); transport "${transport}" publishes on the pattern as a topic`],
+        });
+        expect(await storedCounts(api.db)).toEqual(before);
+      } else {
+        expect(response.status).toBe(201);
+      }
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, Type } from '@nestjs/common';
 import { Test } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { PunctualClient, UntypedActionTypes } from '@punctual/client';
@@ -22,13 +22,22 @@ export interface ApiTestApp {
   close(): Promise<void>;
 }
 
+/** Providers replaced in an API: the `HostResolver` seam, so that a name resolves (or never does) as a spec wants. */
+export type ApiOverrides = readonly { provide: Type; useValue: unknown }[];
+
 /** Starts the real API module in this process on a free port, configured exactly as main.ts does, message patterns included. */
-export function startApiApp(actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES, env?: Record<string, string>): Promise<ApiTestApp> {
-  return withEnv(env, () => boot(actionTypes));
+export function startApiApp(
+  actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES,
+  env?: Record<string, string>,
+  overrides: ApiOverrides = [],
+): Promise<ApiTestApp> {
+  return withEnv(env, () => boot(actionTypes, overrides));
 }
 
-async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTestApp> {
-  const moduleRef = await Test.createTestingModule({ imports: [ApiModule.forRoot(actionTypes)] }).compile();
+async function boot(actionTypes: readonly ActionTypeDefinition[], overrides: ApiOverrides): Promise<ApiTestApp> {
+  const builder = Test.createTestingModule({ imports: [ApiModule.forRoot(actionTypes)] });
+  for (const { provide, useValue } of overrides) builder.overrideProvider(provide).useValue(useValue);
+  const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication({ bodyParser: false, logger: ['error', 'warn'] });
   configureApiApp(app);
   await connectRpc(app);
@@ -59,8 +68,9 @@ async function boot(actionTypes: readonly ActionTypeDefinition[]): Promise<ApiTe
 export async function startCleanApiApp(
   actionTypes: readonly ActionTypeDefinition[] = BUILT_IN_ACTION_TYPES,
   env?: Record<string, string>,
+  overrides: ApiOverrides = [],
 ): Promise<ApiTestApp> {
-  const api = await startApiApp(actionTypes, env);
+  const api = await startApiApp(actionTypes, env, overrides);
   await emptyTables(api.db);
   // What earlier specs' stopped workers knew would count towards UNKNOWN_TYPE_GRACE_MS here.
   await api.db.query('DELETE FROM workers WHERE live_until <= now()');

@@ -6,6 +6,17 @@ export const RABBITMQ_URL = process.env.TEST_RABBITMQ_URL ?? 'amqp://127.0.0.1:5
 /** The MQTT broker of the test run (`scripts/test-services.sh` makes sure it answers). */
 export const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
+/** The test run's Mosquitto with the users of `config/mosquitto/acl` and no anonymous clients (`config/mosquitto/dev-tenants.sh`). */
+export const MQTT_TENANTS_URL = process.env.TEST_MQTT_TENANTS_URL ?? 'mqtt://127.0.0.1:1884';
+
+/** `MQTT_TENANTS_URL` as `user` of `config/mosquitto/acl`, with its development password. */
+export function mqttTenantsUrlAs(user: 'punctual' | 'billing' | 'ledger'): string {
+  const url = new URL(MQTT_TENANTS_URL);
+  url.username = user;
+  url.password = `${user}-mqtt-dev-password`;
+  return url.toString().replace(/\/$/, '');
+}
+
 /** A user of `config/rabbitmq/tenants.sh` (`scripts/test-services.sh` makes them on the run's RabbitMQ). */
 export interface RabbitUser {
   user: string;

@@ -20,8 +20,9 @@ const { requestSerialize, responseDeserialize } = SERVICE.Create;
 export class RawGrpc {
   private readonly client: Client;
 
-  constructor(address: string) {
-    this.client = new Client(address, credentials.createInsecure());
+  /** @param client a channel of the spec's own (compressing messages, say) instead of a plain one. */
+  constructor(address: string, client = new Client(address, credentials.createInsecure())) {
+    this.client = client;
   }
 
   call(method: string, message: RpcMessage | Buffer): Promise<GrpcOutcome> {

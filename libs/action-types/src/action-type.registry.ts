@@ -4,7 +4,7 @@ import { DEFAULT_MESSAGE_TRANSPORT } from '@app/config';
 import { EgressPolicy } from '@app/outbound';
 import { ActionTypeDefinition, DataClass, outboundUrlProperties, parseHttpUrl } from '@punctual/sdk';
 import { InvalidActionDataError, UnknownActionTypeError } from './data-validation.error';
-import { messageTransportProperties } from './message-transport.decorator';
+import { messageOf, messageTransportProperties } from './message-transport.decorator';
 import { keysLeftOut, transformSafeCopy } from './transform-safe-copy';
 
 /** The action types this deployment knows, shared by the API (early validation) and the worker. */
@@ -14,11 +14,13 @@ export class ActionTypeRegistry {
   /**
    * @param egress judges `@OutboundUrl()` fields; without one, every internal destination is refused.
    * @param transportNames the `MESSAGE_TRANSPORTS` names that `@MessageTransportName()` fields may hold.
+   * @param mqttTransports those of them that are MQTT brokers, where a pattern is a topic.
    */
   constructor(
     definitions: readonly ActionTypeDefinition[],
     private readonly egress: EgressPolicy = new EgressPolicy(),
     private readonly transportNames: readonly string[] = [DEFAULT_MESSAGE_TRANSPORT],
+    private readonly mqttTransports: readonly string[] = [],
   ) {
     for (const definition of definitions) {
       if (this.byType.has(definition.type)) throw new Error(`Action type ${definition.type} is defined twice`);
@@ -62,6 +64,7 @@ export class ActionTypeRegistry {
       ...errors.flatMap((e) => describe(e, path)),
       ...this.refusedDestinations(instance, errors, path),
       ...this.unknownTransports(dataClass, data, errors, path),
+      ...this.mqttWildcards(dataClass, data, errors, path),
     ];
     if (problems.length > 0) throw new InvalidActionDataError(problems);
   }
@@ -73,6 +76,20 @@ export class ActionTypeRegistry {
       if (typeof name !== 'string' || errors.some((e) => e.property === property) || this.transportNames.includes(name)) return [];
       return [`${path}.${property}: transport "${name}" is not configured; MESSAGE_TRANSPORTS names ${[...this.transportNames].sort().join(', ')}`];
     });
+  }
+
+  /**
+   * Patterns sent on an MQTT transport that hold `+` or `#`: MQTT's wildcards, which a topic to
+   * publish on may not hold, while the reply is awaited on `<pattern>/reply`, a subscription that
+   * would take in the replies of other topics. Other transports treat both as plain characters.
+   */
+  private mqttWildcards(dataClass: ActionTypeDefinition['dataClass'], data: object, errors: ValidationError[], path: string): string[] {
+    const message = messageOf(dataClass, data);
+    if (!message || !this.mqttTransports.includes(message.transport) || errors.some((e) => e.property === message.fields.pattern)) return [];
+    if (!/[+#]/.test(message.pattern)) return [];
+    return [
+      `${path}.${message.fields.pattern}: "${message.pattern}" holds an MQTT wildcard (+ or #); transport "${message.transport}" publishes on the pattern as a topic`,
+    ];
   }
 
   /**

@@ -21,7 +21,15 @@ export class ActionTypesModule {
         {
           provide: ActionTypeRegistry,
           inject: [EgressPolicy, PunctualConfig],
-          useFactory: (egress: EgressPolicy, config: PunctualConfig) => new ActionTypeRegistry(types, egress, [...config.message.transports.keys()]),
+          useFactory: (egress: EgressPolicy, config: PunctualConfig) => {
+            const transports = [...config.message.transports];
+            return new ActionTypeRegistry(
+              types,
+              egress,
+              transports.map(([name]) => name),
+              transports.filter(([, url]) => url.kind === 'mqtt').map(([name]) => name),
+            );
+          },
         },
         MessagePermissions,
       ],

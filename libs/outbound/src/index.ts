@@ -7,6 +7,7 @@ export * from './client/url-user-info';
 export * from './grpc/grpc-caller';
 export * from './grpc/grpc.errors';
 export * from './grpc/grpc-target';
+export type { GrpcMethod } from './grpc/grpc-methods';
 export * from './signing/standard-webhook-signature';
 export * from './outbound.module';
 export * from './mail/mail.module';

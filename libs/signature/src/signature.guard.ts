@@ -17,6 +17,20 @@ export interface SignedMessage {
   body: string;
 }
 
+/** The most entries an RPC message's `headers` may hold: the four signature headers and Idempotency-Key, with room to spare. */
+export const MAX_MESSAGE_HEADERS = 32;
+
+/**
+ * Why an RPC message with `count` headers is refused before anything else is done with it; null
+ * when it is not. Each header is looked up by name without regard to case, a walk over all of
+ * them: thousands would cost every lookup that much.
+ */
+export function tooManyHeadersProblem(count: number): string | null {
+  return count > MAX_MESSAGE_HEADERS
+    ? `headers holds ${count} entries; an RPC message carries its signature headers and Idempotency-Key, at most ${MAX_MESSAGE_HEADERS}`
+    : null;
+}
+
 /** The key that signed each RPC message the guard let through, by message. */
 const verifiedMessages = new WeakMap<object, VerifiedKey>();
 
@@ -57,6 +71,8 @@ export class SignatureGuard implements CanActivate {
     if (typeof headers !== 'object' || headers === null || Array.isArray(headers)) {
       throw new SignatureError('An RPC message must be { headers, body } with the signature headers in headers');
     }
+    const tooMany = tooManyHeadersProblem(Object.keys(headers).length);
+    if (tooMany) throw new SignatureError(tooMany);
     if (typeof body !== 'string') throw new SignatureError('body must be the JSON text of the request (a string), signed as it is');
     return this.verifier.verify({ headers: headers as Record<string, string>, method: 'RPC', pathWithQuery: pattern, rawBody: body });
   }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { InvalidActionDataError } from '@app/action-types';
-import { EgressPolicy, GrpcCaller, UnknownGrpcMethodError, grpcTargetUrl, parseGrpcTarget } from '@app/outbound';
+import { EgressPolicy, GrpcCaller, GrpcMethod, UnknownGrpcMethodError, grpcTargetUrl, parseGrpcTarget } from '@app/outbound';
 import { GrpcData } from './grpc.data';
 import { GRPC } from './grpc.type';
 
@@ -48,20 +48,32 @@ export class GrpcTargetCheck {
    */
   async assertCallable(type: string, data: object, path = 'data', deadline = targetCheckDeadline()): Promise<void> {
     if (type !== GRPC.type) return;
-    const { target, service, method, tls = false } = data as GrpcData;
+    const { target, service, method, message, tls = false } = data as GrpcData;
     const refusal = this.egress.refusalOfUrl(grpcTargetUrl(parseGrpcTarget(target)!));
     if (refusal) throw new InvalidActionDataError([`${path}.target: the destination is not allowed (${refusal})`]);
     const key = `${tls ? 'tls' : 'plain'}|${target}`;
     const timeoutMs = Math.floor(deadline - performance.now());
     if (timeoutMs <= 0 || this.unaskable.has(key) || this.inFlight >= MAX_CHECKS_IN_FLIGHT) return;
     this.inFlight += 1;
+    let found: GrpcMethod;
     try {
-      await this.caller.lookUp({ target, service, method, tls, timeoutMs });
+      found = await this.caller.lookUp({ target, service, method, tls, timeoutMs });
     } catch (error) {
       if (error instanceof UnknownGrpcMethodError) throw new InvalidActionDataError([`${path}.${error.field}: ${error.message}`]);
       this.unaskable.set(key, true);
+      return;
     } finally {
       this.inFlight -= 1;
+    }
+    const unknown = found.unknownFields(message);
+    if (unknown.length > 0) {
+      throw new InvalidActionDataError(unknown.map((field) => `${path}.message.${field}: the request type of ${service}/${method} has no such field`));
+    }
+    // What the worker would refuse to send (a list where one value goes, say), refused now rather than at the call.
+    try {
+      found.serialize(message);
+    } catch (error) {
+      throw new InvalidActionDataError([`${path}.message: does not fit the request type of ${service}/${method} (${(error as Error).message})`]);
     }
   }
 }

@@ -82,6 +82,14 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
     await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
   });
 
+  it('fails, to be retried, after timeoutMs when the name of the target never resolves', async () => {
+    const silentDns = { resolve: () => new Promise(() => undefined) } as HostResolver;
+    const stuck = fulfillmentWith(new GrpcCaller(new EgressPolicy(config.outbound.allowedHosts), silentDns, config));
+    const attempt = stuck.fulfill(data('dns', { target: 'orders.example:443', timeoutMs: 300 }), fulfillmentContext());
+    await expect(attempt).rejects.toThrow('GRPC punctual.test.Orders/Ship on orders.example:443 timed out after 300 ms');
+    await expect(attempt).rejects.not.toBeInstanceOf(PermanentFulfillmentError);
+  });
+
   it('cancels the call when the attempt is aborted', async () => {
     reflecting.answers.set('aborted', [{ code: status.OK, tracking: 'late', delayMs: 5000 }]);
     const controller = new AbortController();
@@ -100,6 +108,22 @@ describe('GrpcFulfillment (against a local gRPC server)', () => {
     await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
     await expect(attempt).rejects.toThrow('not sent: the destination is not allowed (127.0.0.1 is a loopback address)');
     expect(reflecting.callsFor('refused')).toEqual([]);
+  });
+
+  it('judges the name again at every call: a name that later resolves to a refused address is not called, its open channel notwithstanding', async () => {
+    // A name that first resolves to the allowed 127.0.0.1, then to 127.0.0.2, which the test environment does not allow: DNS rebinding.
+    const answers = ['127.0.0.1', '127.0.0.2'];
+    let current = answers[0];
+    const rebinding = { resolve: async () => [{ address: current, family: 4 }] } as HostResolver;
+    const caller = new GrpcCaller(new EgressPolicy(config.outbound.allowedHosts), rebinding, config);
+    const rebound = fulfillmentWith(caller);
+    const target = `orders.example:${reflecting.plainPort}`;
+    await expect(rebound.fulfill(data('rebind-1', { target }), fulfillmentContext())).resolves.toMatchObject({ note: expect.stringContaining('OK') });
+    current = answers[1];
+    const attempt = rebound.fulfill(data('rebind-2', { target }), fulfillmentContext());
+    await expect(attempt).rejects.toBeInstanceOf(PermanentFulfillmentError);
+    await expect(attempt).rejects.toThrow('not sent: the destination is not allowed (orders.example resolves to no allowed address)');
+    expect(reflecting.callsFor('rebind-2')).toEqual([]);
   });
 
   it('calls a server without reflection through the protos that GRPC_PROTO_PATHS names', async () => {

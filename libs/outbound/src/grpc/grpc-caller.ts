@@ -80,17 +80,31 @@ export class GrpcCaller implements OnApplicationShutdown {
     return this.methods.resolve(client, target, call.tls, call.service, call.method, { deadline, signal: call.signal });
   }
 
-  /** Runs `work` until its deadline, and turns a deadline passed or the signal into their own errors. */
+  /**
+   * Runs `work` until its deadline, and turns a deadline passed or the signal into their own errors.
+   * gRPC bounds the calls by the deadline; the timer bounds what comes before them too (finding the
+   * address: a name server that never answers would otherwise hold the caller for as long as DNS tries).
+   */
   private async bounded<T>(call: GrpcCall, work: (deadline: Date) => Promise<T>): Promise<T> {
     if (call.signal?.aborted) throw new OutboundAbortedError();
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const cut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new OutboundTimeoutError(call.timeoutMs)), call.timeoutMs);
+      onAbort = () => reject(new OutboundAbortedError());
+      call.signal?.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      return await work(new Date(Date.now() + call.timeoutMs));
+      return await Promise.race([work(new Date(Date.now() + call.timeoutMs)), cut]);
     } catch (error) {
       if (call.signal?.aborted) throw new OutboundAbortedError();
       if (error instanceof GrpcStatusError && error.code === status.DEADLINE_EXCEEDED) throw new OutboundTimeoutError(call.timeoutMs);
       if (error instanceof OutboundError) throw error;
       // DNS and socket errors: the code only, Node's messages name the address.
       throw new OutboundError(`failed: ${(error as NodeJS.ErrnoException).code ?? 'no answer'}`);
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener('abort', onAbort!);
     }
   }
 }
@@ -104,6 +118,8 @@ function targetOf(text: string): GrpcTarget {
 function unary(client: Client, method: GrpcMethod, request: Buffer, call: GrpcUnaryCall, deadline: Date): Promise<object> {
   const metadata = new Metadata();
   for (const [name, value] of Object.entries(call.metadata)) metadata.set(name, value);
+  // Cancelled while the address or the method was being found: the timer let the attempt go, the call is not sent.
+  if (call.signal?.aborted) return Promise.reject(new OutboundAbortedError());
   return new Promise((resolve, reject) => {
     const onAbort = () => pending.cancel();
     const pending = client.makeUnaryRequest(

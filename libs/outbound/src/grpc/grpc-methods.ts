@@ -6,6 +6,7 @@ import { UnknownGrpcMethodError } from './grpc.errors';
 import { LookupLimits, ReflectedService, reflectService } from './grpc-reflection';
 import { GrpcTarget } from './grpc-target';
 import { GRPC_LOAD_OPTIONS } from './proto-options';
+import { requestTypeOf, unknownFieldsOf } from './request-fields';
 
 /** A unary method, found by name, with the encoder of its request and the decoder of its reply. */
 export interface GrpcMethod {
@@ -13,6 +14,8 @@ export interface GrpcMethod {
   readonly path: string;
   readonly serialize: (message: object) => Buffer;
   readonly deserialize: (bytes: Buffer) => object;
+  /** The fields of a JSON message that the request type does not have, at any depth (`destination.town`). */
+  readonly unknownFields: (message: object) => string[];
 }
 
 /** How long what a target told by reflection is reused before it is asked again (a redeployed server may change). */
@@ -65,5 +68,10 @@ function methodIn(definitions: PackageDefinition, service: string, method: strin
   if (!definition) throw new UnknownGrpcMethodError('method', `service ${service} has no method ${method}`);
   if (definition.requestStream || definition.responseStream)
     throw new UnknownGrpcMethodError('method', `${service}/${method} is a streaming method; only unary methods are called`);
-  return { path: definition.path, serialize: definition.requestSerialize, deserialize: definition.responseDeserialize };
+  return {
+    path: definition.path,
+    serialize: definition.requestSerialize,
+    deserialize: definition.responseDeserialize,
+    unknownFields: (message) => unknownFieldsOf(requestTypeOf(definition.requestType.fileDescriptorProtos, service, method), message),
+  };
 }
