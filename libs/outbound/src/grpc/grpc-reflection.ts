@@ -1,5 +1,6 @@
 import { Client, Metadata, ServiceError, status } from '@grpc/grpc-js';
 import { PackageDefinition, loadFileDescriptorSetFromBuffer } from '@grpc/proto-loader';
+import { checkDescriptorBudget } from './descriptor-budget';
 import { GrpcReflectionUnavailableError, GrpcStatusError, UnknownGrpcMethodError } from './grpc.errors';
 import { GRPC_LOAD_OPTIONS } from './proto-options';
 import { REFLECTION_VERSIONS, ReflectionResponse, ReflectionVersion, descriptorSetOf, reflectionMethod } from './reflection-protocol';
@@ -20,7 +21,8 @@ export interface ReflectedService {
  * The definitions of `service` as the target's reflection service describes them: the file that
  * declares it and the files it imports. Asks `grpc.reflection.v1`, then `v1alpha` on servers that
  * know only that one. Rejects with `UnknownGrpcMethodError` when the server does not know the
- * service, `GrpcReflectionUnavailableError` when it has no reflection service, or the call's status.
+ * service or describes it beyond `checkDescriptorBudget`, `GrpcReflectionUnavailableError` when it
+ * has no reflection service, or the call's status.
  */
 export async function reflectService(client: Client, service: string, limits: LookupLimits): Promise<ReflectedService> {
   for (const version of REFLECTION_VERSIONS) {
@@ -37,7 +39,9 @@ export async function reflectService(client: Client, service: string, limits: Lo
         throw new UnknownGrpcMethodError('service', `service ${service} is not served by the target`);
       throw new GrpcStatusError(response.error_response.error_code ?? status.UNKNOWN, response.error_response.error_message ?? '');
     }
-    const descriptorSet = descriptorSetOf(response.file_descriptor_response?.file_descriptor_proto ?? []);
+    const files = response.file_descriptor_response?.file_descriptor_proto ?? [];
+    checkDescriptorBudget(service, files);
+    const descriptorSet = descriptorSetOf(files);
     return { definitions: loadFileDescriptorSetFromBuffer(descriptorSet, GRPC_LOAD_OPTIONS), bytes: descriptorSet.length };
   }
   throw new GrpcReflectionUnavailableError('has no reflection service');
