@@ -63,14 +63,19 @@ describe('GRPC actions call a unary method of a gRPC server (contract §17)', ()
     expect((await historyOf(id)).at(-1)!.note).toBe(`GRPC punctual.test.Orders/Ship on 127.0.0.1:${server.plainPort}: OK {"tracking_code":"T-order-ok"}`);
   });
 
-  it('sends nested messages and map values whose fields the request type has', async () => {
-    const id = await create(
-      ship('order-nested', { message: { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: [{ key: 'first', value: { city: 'Dijon' } }] } }),
+  it('sends nested messages and maps, written as proto3 JSON writes them or as lists of entries, to a method found by reflection', async () => {
+    const asObject = await create(
+      ship('order-nested', {
+        message: { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: { first: { city: 'Dijon' }, then: { city: 'Mâcon' } } },
+      }),
     );
-    expect((await finished(id)).status).toBe('COMPLETED');
+    const asEntries = await create(ship('order-entries', { message: { order_id: 'order-entries', stops: [{ key: 'first', value: { city: 'Dijon' } }] } }));
+    expect((await finished(asObject)).status).toBe('COMPLETED');
+    expect((await finished(asEntries)).status).toBe('COMPLETED');
     expect(server.callsFor('order-nested').map((call) => call.request)).toEqual([
-      { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: { first: { city: 'Dijon' } } },
+      { order_id: 'order-nested', destination: { city: 'Lyon' }, stops: { first: { city: 'Dijon' }, then: { city: 'Mâcon' } } },
     ]);
+    expect(server.callsFor('order-entries').map((call) => call.request)).toEqual([{ order_id: 'order-entries', stops: { first: { city: 'Dijon' } } }]);
   });
 
   it('retries a call that ended UNAVAILABLE, with the same idempotency key, until it succeeds', async () => {

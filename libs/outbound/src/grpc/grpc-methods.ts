@@ -6,7 +6,7 @@ import { UnknownGrpcMethodError } from './grpc.errors';
 import { LookupLimits, ReflectedService, reflectService } from './grpc-reflection';
 import { GrpcTarget } from './grpc-target';
 import { GRPC_LOAD_OPTIONS } from './proto-options';
-import { requestTypeOf, unknownFieldsOf } from './request-fields';
+import { requestTypeOf, unknownFieldsOf, withMapEntries } from './request-fields';
 
 /** A unary method, found by name, with the encoder of its request and the decoder of its reply. */
 export interface GrpcMethod {
@@ -46,8 +46,8 @@ export class GrpcMethods {
   /** @param client a channel to the target, asked when the configured protos do not name the service. */
   async resolve(client: Client, target: GrpcTarget, tls: boolean, service: string, method: string, limits: LookupLimits): Promise<GrpcMethod> {
     const cacheKey = `${tls ? 'tls' : 'plain'}|${target.text}|${service}`;
-    const definitions = Object.hasOwn(this.configured, service) ? this.configured : await this.reflect(client, cacheKey, service, limits);
-    return methodIn(definitions, service, method);
+    if (Object.hasOwn(this.configured, service)) return methodIn(this.configured, service, method, 'configured');
+    return methodIn(await this.reflect(client, cacheKey, service, limits), service, method, 'reflected');
   }
 
   private async reflect(client: Client, cacheKey: string, service: string, limits: LookupLimits): Promise<PackageDefinition> {
@@ -59,7 +59,8 @@ export class GrpcMethods {
   }
 }
 
-function methodIn(definitions: PackageDefinition, service: string, method: string): GrpcMethod {
+/** `source`: reflected definitions take maps as lists of entries, so a message's maps are written so before it is encoded. */
+function methodIn(definitions: PackageDefinition, service: string, method: string, source: 'configured' | 'reflected'): GrpcMethod {
   const methods = definitions[service] as Record<string, MethodDefinition<object, object>> | undefined;
   // Reflection answers with the file that declares a symbol: that symbol may be a message, not a service.
   if (!methods || typeof methods !== 'object' || 'format' in methods)
@@ -68,10 +69,11 @@ function methodIn(definitions: PackageDefinition, service: string, method: strin
   if (!definition) throw new UnknownGrpcMethodError('method', `service ${service} has no method ${method}`);
   if (definition.requestStream || definition.responseStream)
     throw new UnknownGrpcMethodError('method', `${service}/${method} is a streaming method; only unary methods are called`);
+  const requestType = () => requestTypeOf(definition.requestType.fileDescriptorProtos, service, method);
   return {
     path: definition.path,
-    serialize: definition.requestSerialize,
+    serialize: source === 'reflected' ? (message) => definition.requestSerialize(withMapEntries(requestType(), message)) : definition.requestSerialize,
     deserialize: definition.responseDeserialize,
-    unknownFields: (message) => unknownFieldsOf(requestTypeOf(definition.requestType.fileDescriptorProtos, service, method), message),
+    unknownFields: (message) => unknownFieldsOf(requestType(), message),
   };
 }

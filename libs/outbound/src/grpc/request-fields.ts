@@ -65,3 +65,32 @@ function judgedType(field: Field): Type | null {
 function messageFields(type: Type, value: unknown, path: string): string[] {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? unknownFieldsOf(type, value, `${path}.`) : [];
 }
+
+/**
+ * `message` with each map written as proto3 JSON writes it (an object of values) turned into the
+ * list of `{ key, value }` entries a type built from descriptors expects: reflection describes a
+ * map as a repeated entry type, and protobuf.js does not make it a map again. Lists of entries, and
+ * every other value, pass as they are.
+ */
+export function withMapEntries(type: Type, message: object): object {
+  const written: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(message as Record<string, unknown>)) {
+    const field = Object.hasOwn(type.fields, name) ? type.fields[name] : undefined;
+    const inner = field ? judgedType(field) : null;
+    written[name] = inner ? fieldWithMapEntries(inner, value) : value;
+  }
+  return written;
+}
+
+function fieldWithMapEntries(type: Type, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (type.options?.map_entry !== true) {
+    return Array.isArray(value) ? value.map((item) => fieldWithMapEntries(type, item)) : withMapEntries(type, value);
+  }
+  if (Array.isArray(value)) return value;
+  const valueType = judgedType(type.fields['value']);
+  return Object.entries(value as Record<string, unknown>).map(([key, entry]) => ({
+    key,
+    value: valueType ? fieldWithMapEntries(valueType, entry) : entry,
+  }));
+}
