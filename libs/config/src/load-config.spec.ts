@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseEnv } from 'node:util';
 import { EXAMPLE_ADMIN_PASSWORD, EXAMPLE_API_KEY_SECRET, EXAMPLE_SECRET_KEY } from './example-secrets';
-import { ConfigError, loadConfig, loadDatabaseUrl } from './load-config';
+import { ConfigError, loadConfig } from './load-config';
 
 const minimal = { API_KEYS: 'k1:secret-one-0123456789,k2:secret-two-0123456789', ADMIN_PASSWORD: 'long-enough' };
 const envExample = parseEnv(readFileSync(join(__dirname, '..', '..', '..', '.env.example'), 'utf8'));
@@ -292,20 +292,5 @@ describe('loadConfig', () => {
       ]);
       expect(loadConfig({ ...minimal, NODE_ENV: 'production', API_KEYS: own }).auth.apiKeys.get('ops')?.secret).toBe('an-operator-chosen-secret');
     });
-  });
-});
-
-describe('loadDatabaseUrl', () => {
-  it('reads DATABASE_URL as the processes do: the variable, else the default, whatever else is missing', () => {
-    expect(loadDatabaseUrl({ DATABASE_URL: 'postgres://app@db.internal:5433/jobs' })).toBe('postgres://app@db.internal:5433/jobs');
-    expect(loadDatabaseUrl({})).toBe('postgres://postgres@127.0.0.1:5432/punctual');
-    expect(loadDatabaseUrl({ DATABASE_URL: '' })).toBe('postgres://postgres@127.0.0.1:5432/punctual');
-  });
-
-  it('refuses a malformed one with a message naming the variable', () => {
-    for (const bad of ['localhost/punctual', 'mysql://root@127.0.0.1/punctual']) {
-      expect(() => loadDatabaseUrl({ DATABASE_URL: bad })).toThrow(ConfigError);
-      expect(() => loadDatabaseUrl({ DATABASE_URL: bad })).toThrow(/DATABASE_URL/);
-    }
   });
 });

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
 import { AddressInfo, createServer } from 'node:net';
 import { SIGNATURE_HEADERS, computeSignature, signaturePayload } from '@punctual/contract';
-import { CLI_HELP, CliIo, runCli } from './punctual-cli';
+import { CLI_HELP } from './cli-help';
+import { CliIo, runCli } from './punctual-cli';
 
 /** Runs a command line with this environment; answers its exit code and what it wrote. */
 async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
