@@ -130,4 +130,25 @@ describe('Batched writes: concurrent creates, claims and outcomes in shared stat
     expect(updated).toMatchObject({ status: 'PENDING', occurrence: 2, executionRemainder: 2, revision: 1, executionTime: next, nextAttemptAt: next });
     expect((await historyOf(action.id)).at(-1)).toMatchObject({ from_status: 'IN_PROGRESS', to_status: 'PENDING', occurrence: 1 });
   });
+  it("outcomes written together relay the events they kept once, on their statement's first answer row only", async () => {
+    const subscription = await api.client.post('/webhooks', { url: 'https://example.com/batched-events', events: ['action.succeeded'] });
+    expect(subscription.status).toBe(201);
+    type Answer = { event_ids: string[] | null }[];
+    const relayed = jest.spyOn(store as unknown as { relayEvents(rows: Answer): void }, 'relayEvents');
+    try {
+      const actions = await createDueActions(12);
+      await Promise.all(actions.map((action) => record(action, succeeded(null))));
+      const answers = relayed.mock.calls.map(([rows]) => rows);
+      // Repeated on every row, a statement of n outcomes would carry n² ids.
+      expect(answers.flatMap((rows) => rows.slice(1).map((row) => row.event_ids))).toEqual(answers.flatMap((rows) => rows.slice(1).map(() => null)));
+      const stored = await api.db.query(`SELECT id FROM webhook_events WHERE action_id = ANY($1) AND type = 'action.succeeded'`, [
+        actions.map((a) => a.id),
+      ]);
+      expect(answers.flatMap((rows) => rows[0]?.event_ids ?? []).sort()).toEqual(stored.map((row: { id: string }) => row.id).sort());
+      expect(stored).toHaveLength(12);
+    } finally {
+      relayed.mockRestore();
+      await api.client.delete(`/webhooks/${subscription.body.id}`);
+    }
+  });
 });

@@ -32,8 +32,12 @@ export function outboxInsertSql(changed: string): string {
     RETURNING id`;
 }
 
-/** A statement's answer column holding the ids of the events its outbox insert (the CTE `notices`) kept, or null: the same on every row. */
-export const COMMITTED_EVENT_IDS_SQL = '(SELECT array_agg(id) FROM notices) AS event_ids';
+/**
+ * A statement's answer column holding the ids of the events its outbox insert (the CTE `notices`)
+ * kept, on its first row only (null on the others, and when it kept none): repeated on every row,
+ * a statement of n outcomes would send and parse n² ids.
+ */
+export const COMMITTED_EVENT_IDS_SQL = 'CASE WHEN row_number() OVER () = 1 THEN (SELECT array_agg(id) FROM notices) END AS event_ids';
 
 /**
  * The statement part that writes a change's skipped occurrences' history entries, then its own

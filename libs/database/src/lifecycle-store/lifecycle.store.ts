@@ -167,7 +167,7 @@ export class LifecycleStore implements LifecycleStorePort {
   }
 
   private relayEvents(rows: readonly { event_ids: string[] | null }[]): void {
-    const eventIds = rows[0]?.event_ids;
+    const eventIds = rows.find((row) => row.event_ids)?.event_ids;
     if (eventIds) this.eventsCommitted(eventIds);
   }
 }
