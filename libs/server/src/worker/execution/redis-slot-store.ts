@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import { PunctualConfig } from '@app/config';
 import { ActionQueues } from '@app/scheduling';
 import type { SlotChange, SlotGroup, SlotStorePort } from './slot-store.port';
@@ -15,6 +16,13 @@ function slotScripts(): { take: string; renew: string; settle: string } {
   return { take: withClock('take-slot'), renew: withClock('renew-slot'), settle: withClock('settle-slots') };
 }
 
+/** The slot scripts as commands of the queues' connection, sent by their digest (EVALSHA) once Redis has them. */
+type SlotCommands = Redis & {
+  punctualTakeSlot(running: string, parked: string, holder: string, limit: number, leaseMs: number, member: string): Promise<number>;
+  punctualRenewSlot(running: string, holder: string, leaseMs: number): Promise<unknown>;
+  punctualSettleSlots(running: string, parked: string, free: string, limit: number, park: string, parkedTtlMs: number): Promise<string | null>;
+};
+
 /**
  * The groups' slots in Redis beside the queues: per group, a sorted set of the running holders
  * scored by when their lease ends, and one of the parked members scored by when they first parked,
@@ -22,7 +30,7 @@ function slotScripts(): { take: string; renew: string; settle: string } {
  */
 @Injectable()
 export class RedisSlotStore implements SlotStorePort {
-  private readonly scripts = slotScripts();
+  private commands?: Promise<SlotCommands>;
 
   constructor(
     private readonly queues: ActionQueues,
@@ -30,24 +38,34 @@ export class RedisSlotStore implements SlotStorePort {
   ) {}
 
   async take(group: SlotGroup, holder: string, parked: string, leaseMs: number): Promise<boolean> {
-    const redis = await this.queues.redis();
-    return (await redis.eval(this.scripts.take, 2, ...this.keysOf(group), holder, group.limit, leaseMs, parked)) === 1;
+    return (await (await this.slotCommands()).punctualTakeSlot(...this.keysOf(group), holder, group.limit, leaseMs, parked)) === 1;
   }
 
   async renew(group: SlotGroup, holder: string, leaseMs: number): Promise<void> {
-    const redis = await this.queues.redis();
-    await redis.eval(this.scripts.renew, 1, this.keysOf(group)[0], holder, leaseMs);
+    await (await this.slotCommands()).punctualRenewSlot(this.keysOf(group)[0], holder, leaseMs);
   }
 
   async settle(group: SlotGroup, change: SlotChange, parkedTtlMs: number): Promise<string | null> {
-    const redis = await this.queues.redis();
-    const args = [change.free ?? '', group.limit, change.park ?? '', parkedTtlMs];
-    return (await redis.eval(this.scripts.settle, 2, ...this.keysOf(group), ...args)) as string | null;
+    const commands = await this.slotCommands();
+    return commands.punctualSettleSlots(...this.keysOf(group), change.free ?? '', group.limit, change.park ?? '', parkedTtlMs);
   }
 
   /** The group's running slots and parked members, hash-tagged by group so one script reaches both on a Redis Cluster. */
   keysOf(group: SlotGroup): [running: string, parked: string] {
     const base = `${this.config.redis.queuePrefix}:${group.kind}-slots:{${group.id}}`;
     return [`${base}:running`, `${base}:parked`];
+  }
+
+  /** Defines the scripts on the queues' connection once; a failed attempt is tried again by the next call. */
+  private slotCommands(): Promise<SlotCommands> {
+    this.commands ??= this.queues.redis().then((redis) => {
+      const scripts = slotScripts();
+      redis.defineCommand('punctualTakeSlot', { numberOfKeys: 2, lua: scripts.take });
+      redis.defineCommand('punctualRenewSlot', { numberOfKeys: 1, lua: scripts.renew });
+      redis.defineCommand('punctualSettleSlots', { numberOfKeys: 2, lua: scripts.settle });
+      return redis as SlotCommands;
+    });
+    this.commands.catch(() => (this.commands = undefined));
+    return this.commands;
   }
 }
