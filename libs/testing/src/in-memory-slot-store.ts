@@ -22,9 +22,11 @@ class ScoredSet {
     if (this.scores.size > 0) this.expiresAt = at;
   }
 
-  delete(member: string): void {
-    this.scores.delete(member);
+  /** Whether the member was there, as ZREM answers. */
+  delete(member: string): boolean {
+    const had = this.scores.delete(member);
     if (this.scores.size === 0) this.clear();
+    return had;
   }
 
   /** Members by score, ties by member, as ZRANGE orders them. */
@@ -51,7 +53,10 @@ export class InMemorySlotStore {
 
   async take(group: Group, holder: string, parked: string, leaseMs: number): Promise<boolean> {
     const { running, parked: parkedSet, now } = this.reach(group);
-    if (!running.scores.has(holder) && running.scores.size >= group.limit) return false;
+    const reserved = running.delete(parked);
+    const [first] = parkedSet.ordered();
+    const inLine = first === undefined || first === parked;
+    if (!reserved && !running.scores.has(holder) && !(inLine && running.scores.size < group.limit)) return false;
     running.scores.set(holder, now + leaseMs);
     running.expireAt(now + leaseMs);
     parkedSet.delete(parked);
@@ -64,7 +69,7 @@ export class InMemorySlotStore {
     running.expireAt(now + leaseMs);
   }
 
-  async settle(group: Group, change: { free?: string; park?: string }, parkedTtlMs: number): Promise<string | null> {
+  async settle(group: Group, change: { free?: string; park?: string }, parkedTtlMs: number, leaseMs: number): Promise<string | null> {
     const { running, parked, now } = this.reach(group);
     if (change.free) running.delete(change.free);
     if (change.park) {
@@ -75,6 +80,8 @@ export class InMemorySlotStore {
     const [next] = parked.ordered();
     if (next === undefined) return null;
     parked.delete(next);
+    running.scores.set(next, now + leaseMs);
+    running.expireAt(now + leaseMs);
     return next;
   }
 

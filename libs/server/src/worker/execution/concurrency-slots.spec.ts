@@ -63,6 +63,16 @@ describe('ConcurrencySlots', () => {
     expect(ports.consumedQueues.isDelayed(job('3'))).toBe(true);
   });
 
+  it('keeps the slot a release frees for the job it wakes, and a newcomer behind it', async () => {
+    const { ports, slots, job, hold, parkEach } = slotsOnMemory();
+    const held = await hold('1');
+    await parkEach(['2']);
+    await held.release();
+    expect(ports.consumedQueues.woken).toEqual([{ queue: 'SPEC_TYPE', jobId: '2' }]);
+    expect(await slots.take(job('3'), ONE_AT_A_TIME)).toBe('full');
+    await (await hold('2')).release();
+  });
+
   it('passes the turn of a parked job already gone (run, deleted) to the next', async () => {
     const { ports, job, hold, parkEach } = slotsOnMemory();
     const held = await hold('1');

@@ -17,11 +17,13 @@ export interface ConcurrencySlot {
  * (TENANT_MAX_CONCURRENCY, or its own `maxConcurrency`) and a receiver's webhook deliveries
  * (WEBHOOK_CONCURRENCY_PER_SUBSCRIPTION). Each running attempt holds a slot in the slot store (the
  * group's sorted set in Redis, scored by when its lease ends), renewed like a claim, so a dead
- * worker's slot frees itself. A job that finds no slot free is parked: delayed by a claim lease and
- * listed by its group, and the next slot freed wakes the longest-parked job (BullMQ's `promote`), so
- * a capped group's backlog costs one refusal per job rather than a polling loop, and other groups'
- * jobs pass it by. Slots are not state Postgres needs: if Redis loses them, a group may briefly run
- * up to twice its limit; parked jobs wake on their own.
+ * worker's slot frees itself. A job that finds no slot free, or others of its group parked ahead
+ * of it, is parked: delayed by a claim lease and listed by its group. The next slot freed is
+ * reserved for the longest-parked job, which is woken (BullMQ's `promote`) to take it, so a capped
+ * group's backlog costs one refusal per job rather than a polling loop or a race for each freed
+ * slot, runs in the order it parked, and other groups' jobs pass it by. Slots are not state
+ * Postgres needs: if Redis loses them, a group may briefly run up to twice its limit; parked jobs
+ * wake on their own.
  */
 @Injectable()
 export class ConcurrencySlots {
@@ -62,13 +64,14 @@ export class ConcurrencySlots {
     await this.settle(group, { park: parkedMember(job) });
   }
 
-  /** Frees and/or parks, then wakes parked jobs while slots are free; one already gone (run, deleted) passes its turn on. */
+  /** Frees and/or parks, then wakes parked jobs while slots are free; one already gone (run, deleted) passes its reserved slot on. */
   private async settle(group: SlotGroup, change: SlotChange): Promise<void> {
     try {
-      const parkedTtl = 2 * this.config.scheduling.claimLeaseMs;
-      for (let next = change; ; next = {}) {
-        const member = await this.store.settle(group, next, parkedTtl);
+      const leaseMs = this.config.scheduling.claimLeaseMs;
+      for (let next = change; ;) {
+        const member = await this.store.settle(group, next, 2 * leaseMs, leaseMs);
         if (member === null || (await this.wake(member))) return;
+        next = { free: member };
       }
     } catch (error) {
       // Parked jobs then wake when their delay ends.

@@ -28,7 +28,7 @@ function consumersOn(run: QueuedWork['run'], slotGroupOf: QueuedWork['slotGroupO
   /** Whether another job could take a slot of the group now. */
   const slotFree = async () => {
     const free = await ports.slots.take(GROUP, 'another', 'parked-another', LEASE_MS);
-    if (free) await ports.slots.settle(GROUP, { free: 'another' }, LEASE_MS);
+    if (free) await ports.slots.settle(GROUP, { free: 'another' }, LEASE_MS, LEASE_MS);
     return free;
   };
   return { ports, attempts, consumers, job, slotFree };

@@ -20,7 +20,15 @@ function slotScripts(): { take: string; renew: string; settle: string } {
 type SlotCommands = Redis & {
   punctualTakeSlot(running: string, parked: string, holder: string, limit: number, leaseMs: number, member: string): Promise<number>;
   punctualRenewSlot(running: string, holder: string, leaseMs: number): Promise<unknown>;
-  punctualSettleSlots(running: string, parked: string, free: string, limit: number, park: string, parkedTtlMs: number): Promise<string | null>;
+  punctualSettleSlots(
+    running: string,
+    parked: string,
+    free: string,
+    limit: number,
+    park: string,
+    parkedTtlMs: number,
+    leaseMs: number,
+  ): Promise<string | null>;
 };
 
 /**
@@ -45,9 +53,9 @@ export class RedisSlotStore implements SlotStorePort {
     await (await this.slotCommands()).punctualRenewSlot(this.keysOf(group)[0], holder, leaseMs);
   }
 
-  async settle(group: SlotGroup, change: SlotChange, parkedTtlMs: number): Promise<string | null> {
+  async settle(group: SlotGroup, change: SlotChange, parkedTtlMs: number, leaseMs: number): Promise<string | null> {
     const commands = await this.slotCommands();
-    return commands.punctualSettleSlots(...this.keysOf(group), change.free ?? '', group.limit, change.park ?? '', parkedTtlMs);
+    return commands.punctualSettleSlots(...this.keysOf(group), change.free ?? '', group.limit, change.park ?? '', parkedTtlMs, leaseMs);
   }
 
   /** The group's running slots and parked members, hash-tagged by group so one script reaches both on a Redis Cluster. */
