@@ -242,7 +242,7 @@ const ROWS: Record<Workload, () => Row[]> = {
     return [
       [
         'throughput with one webhook subscription on every event, 1 worker',
-        `${webhooks.jobsPerSec}/s vs ${webhooks.withoutWebhooksJobsPerSec}/s without → ${(webhooks.jobsPerSec / webhooks.withoutWebhooksJobsPerSec).toFixed(2)} ×; ${webhooks.eventsReceived} events received, ${webhooks.eventsLost} lost, the last ${webhooks.allDeliveredAfterSec} s after the last action`,
+        `${webhooks.jobsPerSec}/s (${cpuText(webhooks.cpuMsPerJob)}) vs ${webhooks.withoutWebhooksJobsPerSec}/s without (${cpuText(webhooks.withoutWebhooksCpuMsPerJob)}) → ${(webhooks.jobsPerSec / webhooks.withoutWebhooksJobsPerSec).toFixed(2)} ×; ${webhooks.eventsReceived} events received, ${webhooks.eventsLost} lost, the last ${webhooks.allDeliveredAfterSec} s after the last action`,
         '≥ 0.6 × without, 0 lost',
       ],
     ];
