@@ -18,6 +18,9 @@ interface Handlers<Data> {
 /** How a job handed to a consumer ended: what its processor returned, or threw. */
 export type JobEnd = { returned: string } | { threw: Error };
 
+/** Where a job is, in BullMQ's words for the states the consumers lead a job through. */
+export type JobState = 'active' | 'completed' | 'failed' | 'delayed' | 'waiting';
+
 /** One queue's consumer: it runs the jobs a spec hands it until it is closed, and closes once they ended. */
 class InMemoryConsumer {
   private readonly inFlight = new Set<Promise<unknown>>();
@@ -70,9 +73,13 @@ export class InMemoryConsumedQueues {
     return consumer;
   }
 
+  /** Each job's state, by queue and id. */
+  private readonly states = new Map<string, JobState>();
+
   async wake(queue: string, jobId: string): Promise<boolean> {
     if (!this.delayed.delete(keyOf(queue, jobId))) return false;
     this.woken.push({ queue, jobId });
+    this.states.set(keyOf(queue, jobId), 'waiting');
     return true;
   }
 
@@ -90,10 +97,21 @@ export class InMemoryConsumedQueues {
   }
 
   /** Hands `job` to its queue's consumer, as BullMQ does with the lock `token`, and says how it ended. */
-  hand(job: InMemoryJob, token = `token-${job.id}`): Promise<JobEnd> {
+  async hand(job: InMemoryJob, token = `token-${job.id}`): Promise<JobEnd> {
     const consumer = this.consumers.get(job.queueName);
     if (!consumer) throw new Error(`No consumer of queue ${job.queueName}`);
-    return consumer.run(job, token);
+    const key = keyOf(job.queueName, job.id);
+    this.states.set(key, 'active');
+    const end = await consumer.run(job, token);
+    // A DelayedError leaves the job where its processor moved it; BullMQ keeps a job it was told was delayed but never moved as active until its lock lapses.
+    if ('returned' in end) this.states.set(key, 'completed');
+    else if (!(end.threw instanceof DelayedError)) this.states.set(key, 'failed');
+    return end;
+  }
+
+  /** The job's state, or null for a job never handed nor delayed. */
+  stateOf(queue: string, jobId: string): JobState | null {
+    return this.delayed.has(keyOf(queue, jobId)) ? 'delayed' : (this.states.get(keyOf(queue, jobId)) ?? null);
   }
 
   /** Whether the job waits as delayed. */
