@@ -21,6 +21,8 @@ export class HttpReceiver {
   private failureStatus = 500;
   private failureBody = PLANNED_FAILURE;
   private failureHeaders: Record<string, string> = {};
+  /** The path the planned failures are for, or null for any call. */
+  private failurePath: string | null = null;
   private holdsLeft = 0;
   private delaysLeft = 0;
   private delayMs = 0;
@@ -50,7 +52,7 @@ export class HttpReceiver {
           this.holdsLeft -= 1;
           return; // never answered, as by a peer that hangs
         }
-        const failing = this.failuresLeft > 0;
+        const failing = this.failuresLeft > 0 && (this.failurePath === null || this.failurePath === req.url);
         if (failing) this.failuresLeft -= 1;
         const delay = this.delaysLeft > 0 ? this.delayMs : 0;
         if (delay) this.delaysLeft -= 1;
@@ -75,10 +77,17 @@ export class HttpReceiver {
 
   /** The next `count` calls answer `status`, with `body` and `headers` (`{ 'retry-after': '2' }`). */
   failNext(count: number, status = 500, body = PLANNED_FAILURE, headers: Record<string, string> = {}): void {
+    this.failurePath = null;
     this.failuresLeft = count;
     this.failureStatus = status;
     this.failureBody = body;
     this.failureHeaders = headers;
+  }
+
+  /** The next `count` calls to `path` answer 500: calls to other paths (a webhook trailing an earlier case) do not use them up. */
+  failNextTo(path: string, count: number): void {
+    this.failNext(count);
+    this.failurePath = path;
   }
 
   /** The next `count` calls get no answer at all. */
