@@ -66,15 +66,14 @@ export class InMemoryConsumedQueues {
   readonly delays: { queue: string; jobId: string; timestamp: number; token: string | undefined }[] = [];
   /** The jobs woken, in order. */
   readonly woken: { queue: string; jobId: string }[] = [];
+  /** Each job's state once handed or woken, by queue and id (a delayed job's is read from `delayed`). */
+  private readonly states = new Map<string, JobState>();
 
   consume<Data>(work: { readonly queue: string }, handlers: Handlers<Data>): InMemoryConsumer {
     const consumer = new InMemoryConsumer(handlers);
     this.consumers.set(work.queue, consumer);
     return consumer;
   }
-
-  /** Each job's state, by queue and id. */
-  private readonly states = new Map<string, JobState>();
 
   async wake(queue: string, jobId: string): Promise<boolean> {
     if (!this.delayed.delete(keyOf(queue, jobId))) return false;

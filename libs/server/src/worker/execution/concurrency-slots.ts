@@ -64,7 +64,7 @@ export class ConcurrencySlots {
     await this.settle(group, { park: parkedMember(job) });
   }
 
-  /** Frees and/or parks, then wakes parked jobs while slots are free; one already gone (run, deleted) passes its reserved slot on. */
+  /** Frees and/or parks, then wakes the parked job a free slot was reserved for; one already gone (run, deleted) passes its slot to the next. */
   private async settle(group: SlotGroup, change: SlotChange): Promise<void> {
     try {
       const leaseMs = this.config.scheduling.claimLeaseMs;

@@ -66,14 +66,16 @@ export class RedisSlotStore implements SlotStorePort {
 
   /** Defines the scripts on the queues' connection once; a failed attempt is tried again by the next call. */
   private slotCommands(): Promise<SlotCommands> {
-    this.commands ??= this.queues.redis().then((redis) => {
-      const scripts = slotScripts();
-      redis.defineCommand('punctualTakeSlot', { numberOfKeys: 2, lua: scripts.take });
-      redis.defineCommand('punctualRenewSlot', { numberOfKeys: 1, lua: scripts.renew });
-      redis.defineCommand('punctualSettleSlots', { numberOfKeys: 2, lua: scripts.settle });
-      return redis as SlotCommands;
-    });
-    this.commands.catch(() => (this.commands = undefined));
+    if (!this.commands) {
+      this.commands = this.queues.redis().then((redis) => {
+        const scripts = slotScripts();
+        redis.defineCommand('punctualTakeSlot', { numberOfKeys: 2, lua: scripts.take });
+        redis.defineCommand('punctualRenewSlot', { numberOfKeys: 1, lua: scripts.renew });
+        redis.defineCommand('punctualSettleSlots', { numberOfKeys: 2, lua: scripts.settle });
+        return redis as SlotCommands;
+      });
+      this.commands.catch(() => (this.commands = undefined));
+    }
     return this.commands;
   }
 }
